@@ -1,0 +1,63 @@
+/**
+ * The shape of one row of the operation table. The browser client calls operations by id, the sandbox
+ * dispatches on them, the tests walk them.
+ */
+import type { z } from 'zod';
+import type { RequiredPermission } from '../permissions';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface OperationDef {
+  /** `area.verb`, e.g. `organizations.list`. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** The API path with `{name}` placeholders, starting at the version segment: `/v3/...` or `/v3beta1/...`. */
+  readonly path: string;
+  readonly permission: RequiredPermission;
+  readonly scope: 'enterprise' | 'organization';
+  readonly summary: string;
+  /** Path parameters (strings). */
+  readonly params?: z.ZodObject;
+  /** Query parameters. Repeated keys arrive as arrays; see `queryArray`. */
+  readonly query?: z.ZodObject;
+  /** JSON request body; strict, with the documented limits. */
+  readonly body?: z.ZodType;
+  /** Response body; tolerant of unknown fields. Absent for 204. */
+  readonly response?: z.ZodType;
+  /** True for cursor-paginated lists (`first`/`after`, page envelope). */
+  readonly paginated?: boolean;
+  /** Success status; 200 unless stated. */
+  readonly status?: 200 | 201 | 202 | 204;
+  /** Not in the spec or the vendor reference: answered by the sandbox; the console falls back without it. */
+  readonly extension?: boolean;
+  /** Where a permission or shape is the console's own choice rather than the spec's. */
+  readonly note?: string;
+}
+
+/** Keeps literal types of each operation while checking it against `OperationDef`. */
+export function defineOperations<const T extends Record<string, OperationDef>>(ops: T): T {
+  for (const [key, op] of Object.entries(ops)) {
+    if (key !== op.id) throw new Error(`operation key ${key} does not match its id ${op.id}`);
+  }
+  return ops;
+}
+
+type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
+type Out<T> = T extends z.ZodType ? z.output<T> : void;
+
+export type ParamsOf<O extends OperationDef> = O['params'] extends z.ZodType ? z.input<O['params']> : undefined;
+export type QueryOf<O extends OperationDef> = Infer<O['query']>;
+export type BodyOf<O extends OperationDef> = Infer<O['body']>;
+/** The body after parsing (defaults applied): what a sandbox handler receives. */
+export type ParsedBodyOf<O extends OperationDef> = Out<O['body']>;
+export type ParsedQueryOf<O extends OperationDef> = Out<O['query']>;
+export type ResponseOf<O extends OperationDef> = Out<O['response']>;
+
+/** Fills `{name}` placeholders of an operation path. */
+export function buildPath(path: string, params: Record<string, string> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === '') throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(value);
+  });
+}

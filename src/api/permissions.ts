@@ -1,0 +1,52 @@
+/**
+ * Permission names. The spec's own names first; the names it leaves "not shown" are chosen here in the
+ * spec's pattern (View…/Manage…/Use…, "Account" = enterprise level, "Org" = organization level).
+ */
+export const SPEC_PERMISSIONS = [
+  'ManageEnterpriseSettings',
+  'ManageGitIntegrations',
+  'ViewOrgMembership',
+  'ManageOrgSessions',
+  'ManageOrgSchedules',
+  'ManageOrgSecrets',
+  'UseAgentSessions',
+  'ViewOrgSessions',
+  'ViewAccountMetrics',
+  'ViewOrgMetrics',
+  'ManageBilling',
+  'ManageOrganizations',
+  'ManageAccountServiceUsers',
+  'ManageOrgServiceUsers',
+  'ManageAccountMembership',
+  'ManageAccountKnowledge',
+  'ManageAccountPlaybooks',
+  'IndexOrgRepositories',
+  'ManageRepoBlueprints',
+  'UseAccountCodeScans',
+] as const;
+
+/** Chosen by this console where the spec does not name a permission (documented in each operation). */
+export const CHOSEN_PERMISSIONS = [
+  /** Read the enterprise's organizations. */
+  'ViewAccountOrganizations',
+  /** Read sessions across organizations (enterprise sessions list/get/messages). */
+  'ViewAccountSessions',
+  /** Act on sessions across organizations (enterprise message, insights). */
+  'ManageAccountSessions',
+  /** Read the enterprise audit log. */
+  'ViewAccountAuditLogs',
+  /** Read an organization's audit log. */
+  'ViewOrgAuditLogs',
+] as const;
+
+export const PERMISSIONS = [...SPEC_PERMISSIONS, ...CHOSEN_PERMISSIONS] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Read-only permissions: what a viewer role holds. */
+export const READ_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p.startsWith('View'));
+
+/**
+ * A pseudo-permission for operations any valid credential may call (e.g. `GET /v3/self`).
+ */
+export const ANY_CREDENTIAL = 'AnyCredential' as const;
+export type RequiredPermission = Permission | typeof ANY_CREDENTIAL;

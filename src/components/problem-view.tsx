@@ -1,0 +1,87 @@
+/** Shows an API error where the admin acted: what went wrong and what to do, by status. */
+import type { ReactNode } from 'react';
+import { errorMessage, isApiError } from '@/lib/api-error';
+import { Button } from './button';
+
+export function describeError(error: unknown): { title: string; detail: string; hint?: string } {
+  if (!isApiError(error)) return { title: 'Something went wrong', detail: errorMessage(error) };
+  const detail = errorMessage(error);
+  switch (error.status) {
+    case 0:
+      return { title: 'The console server cannot be reached', detail, hint: 'It retries on its own; check that `npm start` is still running.' };
+    case 401:
+      return {
+        title: 'The API credential was refused',
+        detail,
+        hint: 'Set AGENT_PLATFORM_API_KEY (a cog_ service-user credential) and AGENT_PLATFORM_BASE_URL in the environment or .env of the console server, then restart it. Unset both to use the embedded sandbox.',
+      };
+    case 403: {
+      const perm = error.missingPermission;
+      return {
+        title: perm ? `Missing permission: ${perm}` : 'Permission denied',
+        detail,
+        hint: perm
+          ? `Ask an enterprise admin to grant the ${perm} permission to the role of the console's service user.`
+          : undefined,
+      };
+    }
+    case 404:
+      return { title: 'Not found', detail };
+    case 409:
+      return { title: 'Conflict', detail };
+    case 422:
+      return {
+        title: 'The request was refused',
+        detail:
+          error.fieldErrors.length > 0
+            ? error.fieldErrors.map((f) => `${f.loc.filter((p) => p !== 'body' && p !== 'query').join('.')}: ${f.msg}`).join('; ')
+            : detail,
+      };
+    case 429:
+      return {
+        title: 'Rate limited',
+        detail,
+        hint: error.retryAfter !== undefined ? `Try again in ${error.retryAfter} s.` : 'Try again shortly.',
+      };
+    case 502:
+    case 503:
+    case 504:
+      return { title: 'The Agent Platform API is unavailable', detail, hint: 'The console retries on its own when the API is back.' };
+    default:
+      return { title: `Error ${error.status}`, detail };
+  }
+}
+
+export function ProblemView({
+  error,
+  onRetry,
+  children,
+  compact,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  children?: ReactNode;
+  compact?: boolean;
+}) {
+  const { title, detail, hint } = describeError(error);
+  return (
+    <div
+      role="alert"
+      className={`rounded-lg border border-danger/40 bg-danger/5 ${compact ? 'p-3' : 'p-4'} text-sm`}
+    >
+      <p className="font-semibold text-danger">{title}</p>
+      <p className="mt-1 break-words text-fg">{detail}</p>
+      {hint && <p className="mt-1 text-muted">{hint}</p>}
+      {(onRetry || children) && (
+        <div className="mt-3 flex gap-2">
+          {onRetry && (
+            <Button size="sm" onClick={onRetry}>
+              Retry
+            </Button>
+          )}
+          {children}
+        </div>
+      )}
+    </div>
+  );
+}

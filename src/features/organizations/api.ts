@@ -1,0 +1,52 @@
+/** Organizations: query keys and options. */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { nextCursor } from '@/api/page';
+import { apiCall } from '@/lib/api-client';
+
+export const organizationKeys = {
+  all: ['organizations'] as const,
+  lists: () => [...organizationKeys.all, 'list'] as const,
+  infinite: () => [...organizationKeys.lists(), 'infinite'] as const,
+  detail: (orgId: string) => [...organizationKeys.all, 'detail', orgId] as const,
+};
+
+export const organizationsInfiniteQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: organizationKeys.infinite(),
+    queryFn: ({ pageParam, signal }) =>
+      apiCall('organizations.list', { query: { first: 100, after: pageParam }, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    staleTime: 5 * 60_000,
+  });
+
+export const organizationQueryOptions = (orgId: string) =>
+  queryOptions({
+    queryKey: organizationKeys.detail(orgId),
+    queryFn: ({ signal }) => apiCall('organizations.get', { params: { org_id: orgId }, signal }),
+    staleTime: 5 * 60_000,
+  });
+
+export const selfQueryOptions = () =>
+  queryOptions({
+    queryKey: ['self'] as const,
+    queryFn: ({ signal }) => apiCall('self.get', { signal }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+
+export interface ConsoleConfig {
+  mode: 'sandbox' | 'upstream';
+  sandbox: boolean;
+  upstream: string;
+}
+
+export const consoleConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['console-config'] as const,
+    queryFn: async ({ signal }) => {
+      const { consoleCall } = await import('@/lib/api-client');
+      return consoleCall<ConsoleConfig>('GET', '/config', { signal });
+    },
+    staleTime: Infinity,
+  });

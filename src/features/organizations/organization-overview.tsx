@@ -1,0 +1,50 @@
+/** One organization: its details and the areas an admin manages in it. */
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { PageHeader } from '@/components/page-header';
+import { formatDateTime, formatNumber } from '@/lib/format';
+import { ORGANIZATION_NAV } from '@/features/shell/nav';
+import { organizationQueryOptions } from './api';
+
+export function OrganizationOverview({ orgId }: { orgId: string }) {
+  const { data: org } = useSuspenseQuery(organizationQueryOptions(orgId));
+  const areas = ORGANIZATION_NAV.filter((n) => n.to !== '/orgs/$orgId');
+  return (
+    <>
+      <PageHeader title={org.name} description={<span className="font-mono">{org.org_id}</span>} />
+      <dl className="grid max-w-3xl grid-cols-1 gap-x-6 gap-y-3 rounded-lg border border-line bg-surface p-4 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-muted">Created</dt>
+          <dd>{formatDateTime(org.created_at)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">Updated</dt>
+          <dd>{formatDateTime(org.updated_at)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">ACU limit per billing cycle</dt>
+          <dd>{org.max_cycle_acu_limit != null ? formatNumber(org.max_cycle_acu_limit) : 'No limit'}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">ACU limit per session</dt>
+          <dd>{org.max_session_acu_limit != null ? formatNumber(org.max_session_acu_limit) : 'No limit'}</dd>
+        </div>
+      </dl>
+      {areas.length > 0 && (
+        <ul className="mt-6 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2">
+          {areas.map((a) => (
+            <li key={a.to}>
+              <Link
+                to={a.to as '/orgs/$orgId'}
+                params={{ orgId }}
+                className="block rounded-lg border border-line bg-surface p-4 font-medium hover:border-accent"
+              >
+                {a.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+/** The layout around every screen: sidebar navigation, organization switcher, theme, global notices. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Menu, X } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Badge } from '@/components/badge';
+import { GlobalNotices } from '@/components/global-notices';
+import { consoleConfigQueryOptions } from '@/features/organizations/api';
+import { lastOrg } from '@/features/organizations/last-org';
+import { OrgSwitcher } from '@/features/organizations/org-switcher';
+import { cn } from '@/lib/cn';
+import { ENTERPRISE_NAV, ORGANIZATION_NAV, type NavItem } from './nav';
+import { ThemeToggle } from './theme-toggle';
+
+function NavLink({ item, orgId, onNavigate }: { item: NavItem; orgId?: string; onNavigate: () => void }) {
+  const exact = item.to === '/' || item.to === '/orgs/$orgId';
+  return (
+    <Link
+      to={item.to as '/'}
+      params={orgId ? ({ orgId } as never) : undefined}
+      activeOptions={{ exact, includeSearch: false }}
+      onClick={onNavigate}
+      className="block rounded-md px-2.5 py-1.5 text-sm text-fg hover:bg-surface-2"
+      activeProps={{ className: 'bg-accent/10 font-semibold text-accent', 'aria-current': 'page' }}
+    >
+      {item.label}
+    </Link>
+  );
+}
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const params = useParams({ strict: false }) as { orgId?: string };
+  const orgId = params.orgId ?? lastOrg() ?? undefined;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const config = useQuery(consoleConfigQueryOptions());
+  const close = () => setMenuOpen(false);
+
+  return (
+    <div className="flex min-h-dvh bg-bg text-fg">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+        Skip to content
+      </a>
+      <aside
+        className={cn(
+          'fixed inset-y-0 left-0 z-30 w-64 shrink-0 flex-col gap-4 overflow-y-auto border-r border-line bg-surface p-3 md:sticky md:top-0 md:flex md:h-dvh',
+          menuOpen ? 'flex' : 'hidden',
+        )}
+        aria-label="Main navigation"
+      >
+        <div className="flex items-center justify-between">
+          <Link to="/" className="px-1 text-base font-semibold tracking-tight" onClick={close}>
+            Agent Platform Console
+          </Link>
+          <button type="button" className="md:hidden" aria-label="Close menu" onClick={close}>
+            <X className="size-5" aria-hidden />
+          </button>
+        </div>
+        <nav aria-label="Enterprise">
+          <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">Enterprise</p>
+          {ENTERPRISE_NAV.map((item) => (
+            <NavLink key={item.to} item={item} onNavigate={close} />
+          ))}
+        </nav>
+        <nav aria-label="Organization">
+          <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">Organization</p>
+          <div className="px-1 pb-2">
+            <OrgSwitcher />
+          </div>
+          {orgId ? (
+            ORGANIZATION_NAV.map((item) => <NavLink key={item.to} item={item} orgId={orgId} onNavigate={close} />)
+          ) : (
+            <p className="px-2.5 text-xs text-muted">Choose an organization to see its areas.</p>
+          )}
+        </nav>
+      </aside>
+      {menuOpen && <div className="fixed inset-0 z-20 bg-black/30 md:hidden" onClick={close} aria-hidden />}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur">
+          <button
+            type="button"
+            className="inline-flex size-9 items-center justify-center rounded-md border border-line md:hidden"
+            aria-label="Open menu"
+            onClick={() => setMenuOpen(true)}
+          >
+            <Menu className="size-5" aria-hidden />
+          </button>
+          <div className="flex items-center gap-2 text-sm text-muted">
+            {config.data?.sandbox ? (
+              <Badge tone="warn" title="No credential is configured: the console talks to its embedded sandbox">
+                Sandbox
+              </Badge>
+            ) : config.data ? (
+              <Badge tone="success" title={config.data.upstream}>
+                Live API
+              </Badge>
+            ) : null}
+          </div>
+          <ThemeToggle />
+        </header>
+        <GlobalNotices />
+        <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The browser's API client: calls operations of the contract by id through the console's same-origin proxy
+ * (`/api/...`). The credential is added by the console server; the browser never holds it.
+ */
+import { buildPath, getOperation, type OperationId, type Operations } from '@/api/operations';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '@/api/operations/define';
+import { problem, ProblemDetail } from '@/api/problem';
+import { ApiError } from './api-error';
+import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+/** How many times an idempotent call waits out a 429 before giving up. */
+export const MAX_RATE_LIMIT_RETRIES = 4;
+
+export interface CallOptions<I extends OperationId> {
+  params?: ParamsOf<Operations[I]>;
+  query?: QueryOf<Operations[I]>;
+  body?: BodyOf<Operations[I]>;
+  signal?: AbortSignal;
+}
+
+export function toSearch(query: Record<string, unknown> | undefined): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) v.forEach((x) => sp.append(k, String(x)));
+    else sp.set(k, String(v));
+  }
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Reads an error response into a problem body, whatever the server sent. */
+export async function readProblem(res: Response): Promise<ProblemDetail> {
+  const text = await res.text().catch(() => '');
+  try {
+    const parsed = ProblemDetail.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    const detail = (JSON.parse(text) as { detail?: unknown }).detail;
+    if (typeof detail === 'string') return problem(res.status, detail);
+  } catch {
+    // not JSON
+  }
+  return problem(res.status, `The server answered ${res.status} ${res.statusText || ''}`.trim());
+}
+
+/** Low-level: one request to a same-origin URL, errors turned into ApiError, 429 waited out when safe. */
+export async function request<T>(
+  method: string,
+  url: string,
+  opts: { body?: unknown; signal?: AbortSignal; operationId?: string } = {},
+): Promise<T> {
+  const operationId = opts.operationId ?? `${method} ${url}`;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+        signal: opts.signal,
+        credentials: 'same-origin',
+      });
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      offlineSignal.set(true);
+      throw new ApiError(
+        0,
+        problem(0, 'The console server could not be reached. Check that it is running, then retry.', {
+          title: 'Network error',
+        }),
+        undefined,
+        operationId,
+      );
+    }
+    if (offlineSignal.get() && res.status !== 502 && res.status !== 504) offlineSignal.set(false);
+    if (res.ok) {
+      if (unauthorizedSignal.get() !== null && url.startsWith('/api/')) unauthorizedSignal.set(null);
+      if (res.status === 204) return undefined as T;
+      const text = await res.text();
+      if (!text) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ApiError(502, problem(502, 'The API answered with a body that is not JSON'), undefined, operationId);
+      }
+    }
+    const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+    const body = await readProblem(res);
+    if (res.status === 401) unauthorizedSignal.set(body.detail ?? body.title);
+    if (res.status === 502 || res.status === 504) offlineSignal.set(true);
+    if (res.status === 429 && IDEMPOTENT.has(method) && attempt < MAX_RATE_LIMIT_RETRIES) {
+      const waitMs = Math.min((retryAfter ?? 2 ** attempt) * 1000, 120_000);
+      const entry = { operationId, until: Date.now() + waitMs };
+      rateLimitSignal.set([...rateLimitSignal.get(), entry]);
+      try {
+        await sleep(waitMs, opts.signal);
+      } finally {
+        rateLimitSignal.set(rateLimitSignal.get().filter((e) => e !== entry));
+      }
+      continue;
+    }
+    throw new ApiError(res.status, body, retryAfter, operationId);
+  }
+}
+
+/** Calls one operation of the contract by id. */
+export function apiCall<I extends OperationId>(id: I, opts: CallOptions<I> = {}): Promise<ResponseOf<Operations[I]>> {
+  const op = getOperation(id);
+  const url = `/api${buildPath(op.path, opts.params as Record<string, string> | undefined)}${toSearch(
+    opts.query as Record<string, unknown> | undefined,
+  )}`;
+  return request(op.method, url, { body: opts.body, signal: opts.signal, operationId: id });
+}
+
+/** Calls one of the console server's own endpoints (`/console/...`). */
+export function consoleCall<T>(method: string, path: string, opts: { body?: unknown; signal?: AbortSignal } = {}) {
+  return request<T>(method, `/console${path}`, { ...opts, operationId: `console ${method} ${path}` });
+}

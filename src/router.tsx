@@ -1,0 +1,25 @@
+/** The router, with the query client in its context. */
+import { createRouter } from '@tanstack/react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { Spinner } from '@/components/page-header';
+import { NotFound } from '@/features/shell/route-error';
+import { routeTree } from './routeTree.gen';
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    // Queries own freshness; the router should not cache loader results on top.
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+    defaultPendingComponent: () => <Spinner />,
+    defaultNotFoundComponent: () => <NotFound />,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { organizationsInfiniteQueryOptions } from '@/features/organizations/api';
+import { OrganizationsOverview } from '@/features/organizations/organizations-overview';
+
+export const Route = createFileRoute('/')({
+  loader: ({ context }) => void context.queryClient.infiniteQuery(organizationsInfiniteQueryOptions()).catch(() => undefined),
+  component: OrganizationsOverview,
+});

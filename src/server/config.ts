@@ -1,0 +1,121 @@
+/**
+ * The console server's configuration: the environment, then `.env` for what the environment leaves unset.
+ * Validated at start; every problem is reported as one clear line and the start is refused.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+export interface Config {
+  /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
+  mode: 'sandbox' | 'upstream';
+  /** Set in upstream mode; in sandbox mode the sandbox's admin credential is used. */
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  host: string;
+  port: number;
+  dataDir: string;
+  /** 0 = any free loopback port. */
+  sandboxPort: number;
+  sandboxRateLimit: number | undefined;
+  sandboxTickMs: number | undefined;
+  upstreamTimeoutMs: number;
+  maxUpstreamConnections: number;
+  /** Extra host names the console answers to (besides loopback names). */
+  allowedHosts: string[];
+  /** Required when serving on a non-loopback HOST. */
+  accessToken: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Reads `.env` from the working directory, if any, without overriding the environment. */
+export function readDotEnv(cwd = process.cwd()): Record<string, string> {
+  const file = resolve(cwd, '.env');
+  if (!existsSync(file)) return {};
+  return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { sandboxOnly?: boolean; dotEnv?: Record<string, string> } = {},
+): Config {
+  const merged: Record<string, string | undefined> = { ...(opts.dotEnv ?? readDotEnv()), ...env };
+  const get = (k: string) => {
+    const v = merged[k]?.trim();
+    return v === '' ? undefined : v;
+  };
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const apiKey = get('AGENT_PLATFORM_API_KEY');
+  const baseUrl = get('AGENT_PLATFORM_BASE_URL');
+  if (!opts.sandboxOnly) {
+    if (apiKey && !baseUrl) {
+      problems.push('AGENT_PLATFORM_BASE_URL is missing: set it with AGENT_PLATFORM_API_KEY, or unset both to use the sandbox');
+    }
+    if (baseUrl && !apiKey) {
+      problems.push('AGENT_PLATFORM_API_KEY is missing: set it with AGENT_PLATFORM_BASE_URL, or unset both to use the sandbox');
+    }
+    if (apiKey && !apiKey.startsWith('cog_')) {
+      problems.push('AGENT_PLATFORM_API_KEY must be a service-user credential starting with "cog_"');
+    }
+    if (baseUrl) {
+      let ok = false;
+      try {
+        const u = new URL(baseUrl);
+        ok = (u.protocol === 'https:' || u.protocol === 'http:') && !u.search && !u.hash && !u.username;
+      } catch {
+        ok = false;
+      }
+      if (!ok) problems.push(`AGENT_PLATFORM_BASE_URL must be an http(s) URL without query or credentials (got "${baseUrl}")`);
+    }
+  }
+
+  const host = get('HOST') ?? '127.0.0.1';
+  const accessToken = get('CONSOLE_ACCESS_TOKEN');
+  if (!opts.sandboxOnly && !isLoopbackHost(host) && !accessToken) {
+    problems.push(
+      `HOST=${host} serves the console beyond this machine: set CONSOLE_ACCESS_TOKEN so only people with it can sign in`,
+    );
+  }
+  if (accessToken && accessToken.length < 16) {
+    problems.push('CONSOLE_ACCESS_TOKEN must be at least 16 characters');
+  }
+
+  const config: Config = {
+    mode: apiKey && baseUrl ? 'upstream' : 'sandbox',
+    apiKey: apiKey && baseUrl ? apiKey : undefined,
+    baseUrl: apiKey && baseUrl ? baseUrl.replace(/\/+$/, '') : undefined,
+    host,
+    port: int('PORT', 8080, 0, 65535),
+    dataDir: resolve(get('DATA_DIR') ?? 'data'),
+    sandboxPort: int('SANDBOX_PORT', opts.sandboxOnly ? 8787 : 0, 0, 65535),
+    sandboxRateLimit: get('SANDBOX_RATE_LIMIT') === undefined ? undefined : int('SANDBOX_RATE_LIMIT', 0, 0, 10_000_000),
+    sandboxTickMs: get('SANDBOX_TICK_MS') === undefined ? undefined : int('SANDBOX_TICK_MS', 1000, 1, 600_000),
+    upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
+    maxUpstreamConnections: int('MAX_UPSTREAM_CONNECTIONS', 64, 1, 10_000),
+    allowedHosts: (get('ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    accessToken,
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

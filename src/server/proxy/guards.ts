@@ -1,0 +1,86 @@
+/**
+ * Guards that keep the credential usable only from the console's own pages: API-path allowlist checked
+ * after normalization, Host (DNS rebinding) and Origin / Sec-Fetch-Site (cross-site) checks.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+export const API_PREFIXES = ['/api/v3/', '/api/v3beta1/'] as const;
+
+/**
+ * Maps a browser path `/api/v3/...` to the upstream path `/v3/...`, or answers null when the target is not
+ * plainly an API path: no dot segments, no encoded slash, backslash or dot, no double slash, no absolute URL.
+ */
+export function toUpstreamPath(rawTarget: string): string | null {
+  if (!rawTarget.startsWith('/') || rawTarget.startsWith('//')) return null;
+  const q = rawTarget.indexOf('?');
+  const path = q === -1 ? rawTarget : rawTarget.slice(0, q);
+  const query = q === -1 ? '' : rawTarget.slice(q);
+  if (!API_PREFIXES.some((p) => path.startsWith(p))) return null;
+  if (path.includes('\\') || path.includes('//')) return null;
+  if (/%(2f|5c|2e|00)/i.test(path)) return null;
+  // Any other percent-encoding must be well formed.
+  if (/%(?![0-9a-f]{2})/i.test(path)) return null;
+  if (path.split('/').some((seg) => seg === '.' || seg === '..')) return null;
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$/.test(path)) return null;
+  if (/[\s#]/.test(query) || query.length > 8192) return null;
+  return path.slice('/api'.length) + query;
+}
+
+/** Host names the console answers to: loopback names on the served port, plus configured ones. */
+export function allowedHostHeaders(port: number, extra: readonly string[] = []): Set<string> {
+  const names = ['localhost', '127.0.0.1', '[::1]', ...extra];
+  const set = new Set<string>();
+  for (const n of names) {
+    const name = n.toLowerCase();
+    if (name.includes(':') && !name.startsWith('[')) {
+      set.add(name); // already host:port
+      continue;
+    }
+    set.add(`${name}:${port}`);
+    if (port === 80) set.add(name);
+  }
+  return set;
+}
+
+export function isAllowedHost(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): boolean {
+  const host = headers.host?.toLowerCase();
+  return !!host && allowed.has(host);
+}
+
+/**
+ * Cross-site check. A request is refused when its Origin is present and is not the console's own origin,
+ * or when the browser marks it `Sec-Fetch-Site: cross-site` (or `same-site`: another port or subdomain).
+ */
+export function crossSiteReason(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): string | null {
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') {
+    return `Cross-site requests are refused (Sec-Fetch-Site: ${site}); open the console itself to use its API`;
+  }
+  const origin = headers.origin;
+  if (origin !== undefined) {
+    let hostPort: string | null = null;
+    try {
+      const u = new URL(origin);
+      hostPort = u.protocol === 'http:' || u.protocol === 'https:' ? u.host.toLowerCase() : null;
+    } catch {
+      hostPort = null;
+    }
+    if (!hostPort || !allowed.has(hostPort)) {
+      return `Requests from origin ${origin.slice(0, 200)} are refused; only the console's own pages may use its API`;
+    }
+  }
+  return null;
+}
+
+/** Methods that may carry a body must send JSON: that forces a CORS preflight for any cross-site page. */
+export function bodyTypeProblem(method: string, headers: IncomingHttpHeaders): string | null {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return null;
+  const length = headers['content-length'];
+  const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return null;
+  const type = headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return 'Request bodies must be sent as Content-Type: application/json';
+  }
+  return null;
+}

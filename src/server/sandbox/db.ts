@@ -1,0 +1,39 @@
+/** The sandbox's SQLite store: opening it and applying each module's schema migrations once, in order. */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  /** Unique and stable: `<module>-<nnn>-<what>`. Never edit an applied migration; add a new one. */
+  id: string;
+  sql: string;
+}
+
+export function openDb(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+export function migrate(db: Db, migrations: readonly Migration[]): string[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    db.prepare<[], { id: string }>('SELECT id FROM schema_migrations').all().map((r) => r.id),
+  );
+  const ran: string[] = [];
+  const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+  for (const m of migrations) {
+    if (applied.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.id, Math.floor(Date.now() / 1000));
+    })();
+    ran.push(m.id);
+  }
+  return ran;
+}
