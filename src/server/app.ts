@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
+import { openConsoleStore } from './console/store';
 import { createUpstreamClient } from './console/upstream-client';
 import { instanceOf, sendProblem } from './problem-reply';
 import { createForwarder } from './proxy/forward';
@@ -37,12 +38,14 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     timeoutMs: config.upstreamTimeoutMs,
     maxConnections: config.maxUpstreamConnections,
   });
+  const consoleDb = openConsoleStore(config.dataDir);
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs });
   const consoleApp = createConsoleApp({
     config,
     upstream: upstreamClient,
     upstreamUrl: opts.upstream.baseUrl,
     startedAt,
+    db: consoleDb,
   });
   const consoleListener = getRequestListener(consoleApp.fetch);
   const hostNames = [
@@ -134,7 +137,10 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     close: () =>
       new Promise<void>((resolve) => {
         forwarder.close();
-        server.close(() => resolve());
+        server.close(() => {
+          consoleDb.close();
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

@@ -1,11 +1,23 @@
 /**
  * The operation table: every operation of the API the console uses. Each area adds its own module here.
  */
-import { organizationOperations } from './organizations';
+import { auditLogOperations } from './audit-logs';
 import type { OperationDef } from './define';
+import { gitPermissionOperations } from './git-permissions';
+import { indexingOperations } from './indexing';
+import { knowledgeOperations } from './knowledge';
+import { organizationOperations } from './organizations';
+import { sessionOperations } from './sessions';
+import { snapshotBuildOperations } from './snapshot-builds';
 
 export const operations = {
   ...organizationOperations,
+  ...sessionOperations,
+  ...gitPermissionOperations,
+  ...knowledgeOperations,
+  ...indexingOperations,
+  ...snapshotBuildOperations,
+  ...auditLogOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -8,6 +8,18 @@ export interface NavItem {
   to: string;
 }
 
-export const ENTERPRISE_NAV: readonly NavItem[] = [{ label: 'Organizations', to: '/' }];
+export const ENTERPRISE_NAV: readonly NavItem[] = [
+  { label: 'Organizations', to: '/' },
+  { label: 'All sessions', to: '/sessions' },
+  { label: 'Knowledge notes', to: '/knowledge' },
+  { label: 'Audit logs', to: '/audit-logs' },
+];
 
-export const ORGANIZATION_NAV: readonly NavItem[] = [{ label: 'Overview', to: '/orgs/$orgId' }];
+export const ORGANIZATION_NAV: readonly NavItem[] = [
+  { label: 'Overview', to: '/orgs/$orgId' },
+  { label: 'Sessions', to: '/orgs/$orgId/sessions' },
+  { label: 'Git permissions', to: '/orgs/$orgId/git-permissions' },
+  { label: 'Knowledge notes', to: '/orgs/$orgId/knowledge' },
+  { label: 'Repository indexing', to: '/orgs/$orgId/indexing' },
+  { label: 'Snapshot builds', to: '/orgs/$orgId/snapshot-builds' },
+];

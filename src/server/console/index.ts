@@ -1,6 +1,7 @@
 /** The console server's own endpoints under `/console/*`: health, configuration status, safe bulk operations. */
 import { Hono } from 'hono';
 import { problem, PROBLEM_CONTENT_TYPE } from '../../api/problem';
+import type { Db } from '../sandbox/db';
 import type { Config } from '../config';
 import type { UpstreamClient } from './upstream-client';
 import { UpstreamProblem } from './upstream-client';
@@ -11,6 +12,8 @@ export interface ConsoleDeps {
   /** Where the proxy sends API calls (the sandbox's loopback URL in sandbox mode). */
   upstreamUrl: string;
   startedAt: number;
+  /** The console's own store (console.db). */
+  db: Db;
 }
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
@@ -33,6 +36,8 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       { 'cache-control': 'no-store' },
     ),
   );
+
+  // Console features mount their endpoints here, e.g. app.route('/console/...', routes(deps)).
 
   app.onError((err, c) => {
     if (err instanceof UpstreamProblem) {

@@ -3,7 +3,23 @@
  * and background simulation.
  */
 import type { SandboxModule } from '../context';
+import { auditLogsModule } from './audit-logs';
 import { coreModule } from './core';
+import { gitPermissionsModule } from './git-permissions';
+import { indexingModule } from './indexing';
+import { knowledgeModule } from './knowledge';
 import { organizationsModule } from './organizations';
+import { sessionsModule } from './sessions';
+import { snapshotBuildsModule } from './snapshot-builds';
 
-export const sandboxModules: readonly SandboxModule[] = [coreModule, organizationsModule];
+export const sandboxModules: readonly SandboxModule[] = [
+  coreModule,
+  organizationsModule,
+  sessionsModule,
+  gitPermissionsModule,
+  knowledgeModule,
+  indexingModule,
+  snapshotBuildsModule,
+  // Last: its seed fills the year of history around what the other modules seeded.
+  auditLogsModule,
+];

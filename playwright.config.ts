@@ -1,0 +1,51 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests: the built console served by `npm start` on the embedded sandbox, with a fresh data
+ * directory, in Debian's Chromium (override with CHROMIUM_PATH).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `reports/e2e-data-${Date.now()}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm start',
+    url: `http://localhost:${PORT}/console/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR,
+      SANDBOX_TICK_MS: process.env.SANDBOX_TICK_MS ?? '150',
+      AGENT_PLATFORM_API_KEY: '',
+      AGENT_PLATFORM_BASE_URL: '',
+    },
+  },
+});

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// `npm test`: type check, unit + API tests (Vitest), end-to-end tests (Playwright, which builds and starts
+// the console itself), then one line summing every runner: `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const run = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+mkdirSync('reports', { recursive: true });
+for (const f of ['reports/vitest.json', 'reports/playwright.json']) rmSync(f, { force: true });
+
+let passed = 0;
+let failed = 0;
+
+const typecheck = run('npm', ['run', 'typecheck']);
+if (typecheck !== 0) failed += 1;
+
+run('npx', ['vitest', 'run']);
+if (existsSync('reports/vitest.json')) {
+  const r = JSON.parse(readFileSync('reports/vitest.json', 'utf8'));
+  passed += r.numPassedTests ?? 0;
+  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0 ? 0 : 0);
+  if ((r.numTotalTestSuites ?? 0) > 0 && r.success === false && (r.numFailedTests ?? 0) === 0) failed += 1;
+} else {
+  failed += 1;
+}
+
+if (!process.argv.includes('--no-e2e')) {
+  // Build first so the e2e web server starts quickly and a build failure is reported as one.
+  if (run('npm', ['run', 'build']) !== 0) failed += 1;
+  else {
+    run('npx', ['playwright', 'test']);
+    if (existsSync('reports/playwright.json')) {
+      const r = JSON.parse(readFileSync('reports/playwright.json', 'utf8'));
+      passed += r.stats?.expected ?? 0;
+      failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+      if ((r.errors ?? []).length > 0 && (r.stats?.expected ?? 0) === 0) failed += 1;
+    } else {
+      failed += 1;
+    }
+  }
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

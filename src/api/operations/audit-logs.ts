@@ -1,0 +1,4 @@
+/** Audit logs operations. */
+import { defineOperations } from './define';
+
+export const auditLogOperations = defineOperations({});

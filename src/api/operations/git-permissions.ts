@@ -1,0 +1,4 @@
+/** Git permissions operations. */
+import { defineOperations } from './define';
+
+export const gitPermissionOperations = defineOperations({});

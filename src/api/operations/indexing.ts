@@ -1,0 +1,4 @@
+/** Repository indexing operations. */
+import { defineOperations } from './define';
+
+export const indexingOperations = defineOperations({});

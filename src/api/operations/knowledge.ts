@@ -1,0 +1,4 @@
+/** Knowledge notes operations. */
+import { defineOperations } from './define';
+
+export const knowledgeOperations = defineOperations({});

@@ -1,0 +1,4 @@
+/** Sessions operations. */
+import { defineOperations } from './define';
+
+export const sessionOperations = defineOperations({});

@@ -1,0 +1,4 @@
+/** Snapshot builds operations. */
+import { defineOperations } from './define';
+
+export const snapshotBuildOperations = defineOperations({});

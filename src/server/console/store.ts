@@ -1,0 +1,12 @@
+/** The console's own SQLite store (e.g. the history of bulk git-permission changes), in DATA_DIR/console.db. */
+import { join } from 'node:path';
+import { migrate, openDb, type Db, type Migration } from '../sandbox/db';
+
+/** Each console feature appends its migrations here. */
+export const consoleMigrations: Migration[] = [];
+
+export function openConsoleStore(dataDir: string): Db {
+  const db = openDb(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'console.db'));
+  migrate(db, consoleMigrations);
+  return db;
+}

@@ -1,0 +1,101 @@
+/**
+ * API-test harness: the sandbox (and, when asked, the console server in front of it) on port 0, driven
+ * over real HTTP.
+ */
+import type { Config } from '../server/config';
+import { createConsoleServer } from '../server/app';
+import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../server/sandbox';
+
+export const ADMIN = SANDBOX_CREDENTIALS.admin;
+export const VIEWER = SANDBOX_CREDENTIALS.viewer;
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface HttpClient {
+  url: string;
+  call<T = any>(
+    method: string,
+    path: string,
+    opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<CallResult<T>>;
+  get<T = any>(path: string, token?: string | null): Promise<CallResult<T>>;
+}
+
+export function httpClient(url: string, defaultToken: string | null = ADMIN): HttpClient {
+  const call: HttpClient['call'] = async (method, path, opts = {}) => {
+    const token = opts.token === undefined ? defaultToken : opts.token;
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // leave as text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as never, text };
+  };
+  return { url, call, get: (path, token) => call('GET', path, { token }) };
+}
+
+export async function startTestSandbox(
+  opts: Partial<SandboxOptions> = {},
+): Promise<RunningSandbox & { api: HttpClient }> {
+  const sandbox = await startSandbox({ dbPath: ':memory:', validateResponses: true, tickMs: 50, ...opts });
+  return Object.assign(sandbox, { api: httpClient(sandbox.url) });
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    mode: 'sandbox',
+    apiKey: undefined,
+    baseUrl: undefined,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: ':memory:',
+    sandboxPort: 0,
+    sandboxRateLimit: undefined,
+    sandboxTickMs: undefined,
+    upstreamTimeoutMs: 5_000,
+    maxUpstreamConnections: 64,
+    allowedHosts: [],
+    accessToken: undefined,
+    ...overrides,
+  };
+}
+
+/**
+ * The console server in front of an upstream (a test sandbox by default). `api` calls the console as the
+ * browser does: same-origin headers, no credential.
+ */
+export async function startTestConsole(
+  opts: { upstream?: { baseUrl: string; apiKey: string }; config?: Partial<Config>; sandbox?: Partial<SandboxOptions> } = {},
+) {
+  const sandbox = opts.upstream ? undefined : await startTestSandbox(opts.sandbox);
+  const upstream = opts.upstream ?? { baseUrl: sandbox!.url, apiKey: ADMIN };
+  const config = testConfig(opts.config);
+  const server = createConsoleServer({ config, upstream });
+  const { port } = await server.listen();
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    sandbox,
+    api: httpClient(url, null),
+    async close() {
+      await server.close();
+      await sandbox?.stop();
+    },
+  };
+}
