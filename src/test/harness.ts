@@ -2,6 +2,7 @@
  * API-test harness: the sandbox (and, when asked, the console server in front of it) on port 0, driven
  * over real HTTP.
  */
+import { request as httpRequest } from 'node:http';
 import type { Config } from '../server/config';
 import { createConsoleServer } from '../server/app';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../server/sandbox';
@@ -98,4 +99,23 @@ export async function startTestConsole(
       await sandbox?.stop();
     },
   };
+}
+
+/** A request with an exact, unnormalized target and any headers (fetch would normalize or refuse them). */
+export function rawRequest(
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

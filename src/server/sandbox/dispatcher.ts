@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   validateResponses?: boolean;
   /** Largest accepted request body, in bytes. */
   maxBodyBytes?: number;
+  /** The operation table to serve; the contract's by default (tests pass their own). */
+  operations?: readonly OperationDef[];
 }
 
 export function problemResponse(
@@ -160,7 +162,7 @@ function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: Dis
 export function createDispatcher(opts: DispatcherOptions): Hono {
   const app = new Hono();
   const methodsByPath = new Map<string, string[]>();
-  for (const op of operationList) {
+  for (const op of opts.operations ?? operationList) {
     const handler = opts.handlers[op.id as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`the sandbox has no handler for operation ${op.id}`);
     app.on(op.method, honoPath(op.path), runOperation(op, handler, opts));

@@ -1,0 +1,15 @@
+/** Every navigation entry leads to a route that exists. */
+import { createMemoryHistory, createRouter } from '@tanstack/react-router';
+import { describe, expect, it } from 'vitest';
+import { routeTree } from '@/routeTree.gen';
+import { ENTERPRISE_NAV, ORGANIZATION_NAV } from './nav';
+
+describe('navigation', () => {
+  it('points only at existing routes', () => {
+    const router = createRouter({ routeTree, history: createMemoryHistory() });
+    const paths = new Set(Object.keys(router.routesByPath).map((p) => (p === '/' ? p : p.replace(/\/$/, ''))));
+    for (const item of [...ENTERPRISE_NAV, ...ORGANIZATION_NAV]) {
+      expect([...paths], item.to).toContain(item.to);
+    }
+  });
+});
