@@ -58,7 +58,7 @@ export function crossSiteReason(headers: IncomingHttpHeaders, allowed: ReadonlyS
   }
   const origin = headers.origin;
   if (origin !== undefined) {
-    let hostPort: string | null = null;
+    let hostPort: string | null;
     try {
       const u = new URL(origin);
       hostPort = u.protocol === 'http:' || u.protocol === 'https:' ? u.host.toLowerCase() : null;
