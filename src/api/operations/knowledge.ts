@@ -1,4 +1,250 @@
-/** Knowledge notes operations. */
+/**
+ * Knowledge notes: the enterprise and organization lists, one note (get, create, update, delete) and the
+ * folder tree (spec: "List enterprise knowledge notes", KnowledgeNoteResponse; shapes from the vendor
+ * reference: KnowledgeNoteCreateRequest, FolderTreeResponse, FolderSummary).
+ */
+import { z } from 'zod';
+import { After, First, OrgId, UnixSeconds } from '../conventions';
+import { pageOf } from '../page';
 import { defineOperations } from './define';
 
-export const knowledgeOperations = defineOperations({});
+export const NOTE_ACCESS_TYPES = ['org', 'enterprise'] as const;
+export type NoteAccessType = (typeof NOTE_ACCESS_TYPES)[number];
+
+/**
+ * Limits on a note's fields. The spec shows no maximum sizes; these are the console's own, generous enough for
+ * any real note, so that neither the sandbox nor the form accepts unbounded input.
+ */
+export const NOTE_LIMITS = {
+  name: 200,
+  trigger_description: 2_000,
+  body: 100_000,
+  pinned_repo: 300,
+} as const;
+
+export const KnowledgeNote = z.looseObject({
+  note_id: z.string(),
+  name: z.string(),
+  body: z.string(),
+  /** What the note was created with as `trigger_description`. */
+  trigger: z.string(),
+  macro: z.string().nullish(),
+  is_enabled: z.boolean(),
+  access_type: z.enum(NOTE_ACCESS_TYPES),
+  org_id: z.string().nullish(),
+  folder_id: z.string().nullish(),
+  folder_path: z.string(),
+  pinned_repo: z.string().nullish(),
+  created_at: UnixSeconds,
+  updated_at: UnixSeconds,
+});
+export type KnowledgeNote = z.infer<typeof KnowledgeNote>;
+
+export const FolderSummary = z.looseObject({
+  folder_id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  note_count: z.number().int(),
+  parent_folder_id: z.string().nullish(),
+});
+export type FolderSummary = z.infer<typeof FolderSummary>;
+
+export const FolderTree = z.looseObject({
+  folders: z.array(FolderSummary),
+  root_note_count: z.number().int(),
+});
+export type FolderTree = z.infer<typeof FolderTree>;
+
+const requiredText = (name: string, max: number, what: string) =>
+  z
+    .string({ message: `${name} is required: ${what}` })
+    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` })
+    .refine((s) => s.length <= max, { message: `${name} is at most ${max.toLocaleString('en-US')} characters` });
+
+/**
+ * Create and update body. The spec names the trigger `trigger_description`; the vendor's schema calls the same
+ * field `trigger`, which is accepted too so that clients generated from either work. `folder_id`, `is_enabled`
+ * and `pinned_repo` come from the vendor reference; on update, an omitted one keeps its value and null clears it.
+ */
+export const KnowledgeNoteBody = z
+  .strictObject({
+    name: requiredText('name', NOTE_LIMITS.name, 'give the note a short name'),
+    trigger_description: z.string().optional(),
+    trigger: z.string().optional(),
+    body: requiredText('body', NOTE_LIMITS.body, 'write what the agent should know'),
+    folder_id: z.string().min(1, 'folder_id must be a folder id, or null for no folder').nullish(),
+    is_enabled: z.boolean({ message: 'is_enabled must be true or false' }).nullish(),
+    pinned_repo: z
+      .string()
+      .max(NOTE_LIMITS.pinned_repo, `pinned_repo is at most ${NOTE_LIMITS.pinned_repo} characters`)
+      .nullish(),
+  })
+  .superRefine((v, ctx) => {
+    const trigger = v.trigger_description ?? v.trigger;
+    if (trigger === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trigger_description'],
+        message: 'trigger_description is required: say when the agent should use this note',
+      });
+    } else if (trigger.length > NOTE_LIMITS.trigger_description) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trigger_description'],
+        message: `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`,
+      });
+    }
+  });
+export type KnowledgeNoteBody = z.input<typeof KnowledgeNoteBody>;
+
+const nullableText = z.string().nullish();
+
+/** Filters of the organization list (vendor reference). */
+export const OrgNotesQuery = z.object({
+  first: First,
+  after: After,
+  search: nullableText,
+  folder_path: nullableText,
+  pinned_repo: nullableText,
+});
+
+/** Filters of the enterprise list (spec: every one of them). */
+export const EnterpriseNotesQuery = OrgNotesQuery.extend({
+  access_type: z.enum(NOTE_ACCESS_TYPES, { message: 'access_type must be org or enterprise' }).nullish(),
+});
+export type EnterpriseNotesQuery = z.input<typeof EnterpriseNotesQuery>;
+
+const NoteParams = z.object({ note_id: z.string().min(1) });
+const OrgNoteParams = z.object({ org_id: OrgId, note_id: z.string().min(1) });
+const OrgParams = z.object({ org_id: OrgId });
+
+const ENTERPRISE = '/v3/enterprise/knowledge';
+const ORG = '/v3/organizations/{org_id}/knowledge';
+
+export const knowledgeOperations = defineOperations({
+  'knowledge.listEnterprise': {
+    id: 'knowledge.listEnterprise',
+    method: 'GET',
+    path: `${ENTERPRISE}/notes`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'List the knowledge notes of the enterprise (both access types), with filters',
+    query: EnterpriseNotesQuery,
+    response: pageOf(KnowledgeNote),
+    paginated: true,
+  },
+  'knowledge.createEnterprise': {
+    id: 'knowledge.createEnterprise',
+    method: 'POST',
+    path: `${ENTERPRISE}/notes`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'Create an enterprise-level note',
+    body: KnowledgeNoteBody,
+    response: KnowledgeNote,
+  },
+  'knowledge.getEnterprise': {
+    id: 'knowledge.getEnterprise',
+    method: 'GET',
+    path: `${ENTERPRISE}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'Get one note',
+    params: NoteParams,
+    response: KnowledgeNote,
+  },
+  'knowledge.updateEnterprise': {
+    id: 'knowledge.updateEnterprise',
+    method: 'PUT',
+    path: `${ENTERPRISE}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'Update one note',
+    params: NoteParams,
+    body: KnowledgeNoteBody,
+    response: KnowledgeNote,
+  },
+  'knowledge.deleteEnterprise': {
+    id: 'knowledge.deleteEnterprise',
+    method: 'DELETE',
+    path: `${ENTERPRISE}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'Delete one note; answers with the deleted note',
+    params: NoteParams,
+    response: KnowledgeNote,
+  },
+  'knowledge.foldersEnterprise': {
+    id: 'knowledge.foldersEnterprise',
+    method: 'GET',
+    path: `${ENTERPRISE}/folders`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'enterprise',
+    summary: 'The knowledge folder tree with per-folder note counts',
+    response: FolderTree,
+  },
+  'knowledge.listOrg': {
+    id: 'knowledge.listOrg',
+    method: 'GET',
+    path: `${ORG}/notes`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: 'List the org-level notes of an organization, with filters',
+    params: OrgParams,
+    query: OrgNotesQuery,
+    response: pageOf(KnowledgeNote),
+    paginated: true,
+  },
+  'knowledge.createOrg': {
+    id: 'knowledge.createOrg',
+    method: 'POST',
+    path: `${ORG}/notes`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: 'Create an org-level note',
+    params: OrgParams,
+    body: KnowledgeNoteBody,
+    response: KnowledgeNote,
+  },
+  'knowledge.getOrg': {
+    id: 'knowledge.getOrg',
+    method: 'GET',
+    path: `${ORG}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: 'Get one org-level note',
+    params: OrgNoteParams,
+    response: KnowledgeNote,
+  },
+  'knowledge.updateOrg': {
+    id: 'knowledge.updateOrg',
+    method: 'PUT',
+    path: `${ORG}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: 'Update one org-level note',
+    params: OrgNoteParams,
+    body: KnowledgeNoteBody,
+    response: KnowledgeNote,
+  },
+  'knowledge.deleteOrg': {
+    id: 'knowledge.deleteOrg',
+    method: 'DELETE',
+    path: `${ORG}/notes/{note_id}`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: 'Delete one org-level note; answers with the deleted note',
+    params: OrgNoteParams,
+    response: KnowledgeNote,
+  },
+  'knowledge.foldersOrg': {
+    id: 'knowledge.foldersOrg',
+    method: 'GET',
+    path: `${ORG}/folders`,
+    permission: 'ManageAccountKnowledge',
+    scope: 'organization',
+    summary: "The knowledge folder tree with note counts of the organization's notes",
+    params: OrgParams,
+    response: FolderTree,
+  },
+});
