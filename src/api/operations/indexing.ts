@@ -42,9 +42,12 @@ export type RepositoryIndexing = z.infer<typeof RepositoryIndexing>;
 
 export const BulkRemoveIndexingBody = z.strictObject({
   repository_paths: z
-    .array(z.string({ message: 'each repository path must be a string' }).min(1, 'a repository path must not be empty'), {
-      message: 'repository_paths is required: a list of repository paths',
-    })
+    .array(
+      z.string({ message: 'each repository path must be a string' }).min(1, 'a repository path must not be empty'),
+      {
+        message: 'repository_paths is required: a list of repository paths',
+      },
+    )
     .min(REPOSITORY_PATHS_LIMIT.min, 'repository_paths needs at least 1 repository path')
     .superRefine((paths, ctx) => {
       if (paths.length > REPOSITORY_PATHS_LIMIT.max) {
