@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { problem, PROBLEM_CONTENT_TYPE } from '../../api/problem';
 import type { Db } from '../sandbox/db';
 import type { Config } from '../config';
+import { gitPermissionRoutes } from './git-permissions';
 import type { UpstreamClient } from './upstream-client';
 import { UpstreamProblem } from './upstream-client';
 
@@ -38,6 +39,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
   );
 
   // Console features mount their endpoints here, e.g. app.route('/console/...', routes(deps)).
+  app.route('/', gitPermissionRoutes(deps));
 
   app.onError((err, c) => {
     if (err instanceof UpstreamProblem) {

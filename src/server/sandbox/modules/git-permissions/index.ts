@@ -255,7 +255,7 @@ export const gitPermissionsModule: SandboxModule = {
       const orgId = params.org_id;
       // All or nothing: every check ran above; the writes happen in one transaction.
       const result = db.transaction(() => {
-        const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(r), r]));
+        const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(toPermission(r)), r]));
         const keep = new Set<string>();
         const out: PermissionRow[] = [];
         let added = 0;
@@ -294,7 +294,7 @@ export const gitPermissionsModule: SandboxModule = {
       const orgId = params.org_id;
       return db
         .transaction(() => {
-          const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(r), r]));
+          const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(toPermission(r)), r]));
           const errors: FieldError[] = [];
           body.permissions.forEach((item, i) => {
             const row = existing.get(gitPermissionKey(item));

@@ -1,0 +1,142 @@
+/**
+ * The history of git-permission changes made through the console, in the console's SQLite store: each
+ * revision keeps the complete set as it was before the change (written before anything is applied upstream)
+ * and, once applied, the resulting set.
+ */
+import type {
+  GitPermission,
+  GitPermissionRevision,
+  GitPermissionRevisionSummary,
+  GitRevisionAction,
+  GitRevisionStatus,
+} from '../../../api/operations/git-permissions';
+import type { Db, Migration } from '../../sandbox/db';
+
+export const gitPermissionConsoleMigrations: Migration[] = [
+  {
+    id: 'git-permissions-console-001-revisions',
+    sql: `CREATE TABLE git_permission_revisions (
+      revision_id INTEGER PRIMARY KEY AUTOINCREMENT,
+      org_id TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER,
+      action TEXT NOT NULL,
+      method TEXT NOT NULL,
+      status TEXT NOT NULL,
+      restored_from INTEGER,
+      previous_json TEXT NOT NULL,
+      previous_version TEXT NOT NULL,
+      previous_count INTEGER NOT NULL,
+      result_json TEXT,
+      result_version TEXT,
+      result_count INTEGER,
+      added INTEGER NOT NULL DEFAULT 0,
+      removed INTEGER NOT NULL DEFAULT 0,
+      changed INTEGER NOT NULL DEFAULT 0,
+      error TEXT
+    );
+    CREATE INDEX git_permission_revisions_org ON git_permission_revisions (org_id, revision_id);`,
+  },
+];
+
+interface RevisionRow {
+  revision_id: number;
+  org_id: string;
+  created_at: number;
+  completed_at: number | null;
+  action: GitRevisionAction;
+  method: GitPermissionRevisionSummary['method'];
+  status: GitRevisionStatus;
+  restored_from: number | null;
+  previous_json: string;
+  previous_version: string;
+  previous_count: number;
+  result_json: string | null;
+  result_version: string | null;
+  result_count: number | null;
+  added: number;
+  removed: number;
+  changed: number;
+  error: string | null;
+}
+
+const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, method, status, restored_from, previous_version,
+  previous_count, result_version, result_count, added, removed, changed, error`;
+
+const now = () => Math.floor(Date.now() / 1000);
+
+export interface RevisionStore {
+  begin(input: {
+    org_id: string;
+    action: GitRevisionAction;
+    method: GitPermissionRevisionSummary['method'];
+    restored_from: number | null;
+    previous: GitPermission[];
+    previous_version: string;
+    added: number;
+    removed: number;
+    changed: number;
+  }): number;
+  finish(id: number, outcome: { status: GitRevisionStatus; result: GitPermission[] | null; result_version: string | null; error?: string | null }): void;
+  list(orgId: string, opts: { first: number; after?: number }): { items: GitPermissionRevisionSummary[]; total: number; has_next_page: boolean };
+  get(orgId: string, id: number): GitPermissionRevision | null;
+  summary(orgId: string, id: number): GitPermissionRevisionSummary | null;
+}
+
+export function createRevisionStore(db: Db): RevisionStore {
+  const insert = db.prepare(
+    `INSERT INTO git_permission_revisions (org_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed)
+     VALUES (?, ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = db.prepare(
+    `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ? WHERE revision_id = ?`,
+  );
+  return {
+    begin(i) {
+      const r = insert.run(
+        i.org_id,
+        now(),
+        i.action,
+        i.method,
+        i.restored_from,
+        JSON.stringify(i.previous),
+        i.previous_version,
+        i.previous.length,
+        i.added,
+        i.removed,
+        i.changed,
+      );
+      return Number(r.lastInsertRowid);
+    },
+    finish(id, o) {
+      update.run(o.status, now(), o.result ? JSON.stringify(o.result) : null, o.result_version, o.result ? o.result.length : null, o.error ?? null, id);
+    },
+    list(orgId, { first, after }) {
+      const total = (db.prepare('SELECT count(*) AS n FROM git_permission_revisions WHERE org_id = ?').get(orgId) as { n: number }).n;
+      const rows = db
+        .prepare(
+          `SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? ${after !== undefined ? 'AND revision_id < ?' : ''}
+           ORDER BY revision_id DESC LIMIT ?`,
+        )
+        .all(...(after !== undefined ? [orgId, after, first + 1] : [orgId, first + 1])) as GitPermissionRevisionSummary[];
+      return { items: rows.slice(0, first), total, has_next_page: rows.length > first };
+    },
+    get(orgId, id) {
+      const row = db.prepare('SELECT * FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?').get(orgId, id) as RevisionRow | undefined;
+      if (!row) return null;
+      const { previous_json, result_json, ...rest } = row;
+      return {
+        ...rest,
+        previous: JSON.parse(previous_json) as GitPermission[],
+        result: result_json ? (JSON.parse(result_json) as GitPermission[]) : null,
+      };
+    },
+    summary(orgId, id) {
+      return (
+        (db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?`).get(orgId, id) as
+          | GitPermissionRevisionSummary
+          | undefined) ?? null
+      );
+    },
+  };
+}
