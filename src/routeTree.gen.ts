@@ -10,12 +10,18 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
+  id: '/audit-logs/',
+  path: '/audit-logs/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const OrgsOrgIdRouteRoute = OrgsOrgIdRouteRouteImport.update({
@@ -32,29 +38,33 @@ const OrgsOrgIdIndexRoute = OrgsOrgIdIndexRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/audit-logs/': typeof AuditLogsIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/audit-logs': typeof AuditLogsIndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/audit-logs/': typeof AuditLogsIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/orgs/$orgId' | '/orgs/$orgId/'
+  fullPaths: '/' | '/orgs/$orgId' | '/audit-logs/' | '/orgs/$orgId/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/orgs/$orgId'
-  id: '__root__' | '/' | '/orgs/$orgId' | '/orgs/$orgId/'
+  to: '/' | '/audit-logs' | '/orgs/$orgId'
+  id: '__root__' | '/' | '/orgs/$orgId' | '/audit-logs/' | '/orgs/$orgId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
+  AuditLogsIndexRoute: typeof AuditLogsIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -64,6 +74,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/audit-logs/': {
+      id: '/audit-logs/'
+      path: '/audit-logs'
+      fullPath: '/audit-logs/'
+      preLoaderRoute: typeof AuditLogsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/orgs/$orgId': {
@@ -98,6 +115,7 @@ const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
+  AuditLogsIndexRoute: AuditLogsIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 type AuditPage = Page<AuditLogEntry>;
-const list = (query: string, token = ADMIN) => sb.api.get<AuditPage>(`${PATH}?${query}`, token);
+const list = (query: string, token: string = ADMIN) => sb.api.get<AuditPage>(`${PATH}?${query}`, token);
 
 /** Reads every page of a query; `between` runs after each page (e.g. to append entries meanwhile). */
 async function readAll(query: string, first = 200, between?: () => void): Promise<AuditLogEntry[]> {

@@ -1,0 +1,21 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { auditLogsInfiniteQueryOptions } from '@/features/audit-logs/api';
+import { AuditLogsExplorer } from '@/features/audit-logs/audit-logs-explorer';
+import { AuditLogSearch, toUrlSearch, toFilters } from '@/features/audit-logs/search';
+
+export const Route = createFileRoute('/audit-logs/')({
+  validateSearch: AuditLogSearch,
+  loaderDeps: ({ search }) => toFilters(search),
+  loader: ({ context, deps }) =>
+    void context.queryClient.infiniteQuery(auditLogsInfiniteQueryOptions(deps)).catch(() => undefined),
+  component: function AuditLogsRoute() {
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return (
+      <AuditLogsExplorer
+        search={search}
+        onSearchChange={(patch) => void navigate({ search: (prev: AuditLogSearch) => toUrlSearch({ ...prev, ...patch }) })}
+      />
+    );
+  },
+});
