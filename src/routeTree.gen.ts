@@ -13,6 +13,10 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
+import { Route as OrgsOrgIdGitPermissionsIndexRouteImport } from './routes/orgs/$orgId/git-permissions/index'
+import { Route as OrgsOrgIdGitPermissionsEditRouteImport } from './routes/orgs/$orgId/git-permissions/edit'
+import { Route as OrgsOrgIdGitPermissionsHistoryIndexRouteImport } from './routes/orgs/$orgId/git-permissions/history/index'
+import { Route as OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport } from './routes/orgs/$orgId/git-permissions/history/$revisionId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -34,17 +38,49 @@ const OrgsOrgIdIndexRoute = OrgsOrgIdIndexRouteImport.update({
   path: '/',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
+const OrgsOrgIdGitPermissionsIndexRoute =
+  OrgsOrgIdGitPermissionsIndexRouteImport.update({
+    id: '/git-permissions/',
+    path: '/git-permissions/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdGitPermissionsEditRoute =
+  OrgsOrgIdGitPermissionsEditRouteImport.update({
+    id: '/git-permissions/edit',
+    path: '/git-permissions/edit',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdGitPermissionsHistoryIndexRoute =
+  OrgsOrgIdGitPermissionsHistoryIndexRouteImport.update({
+    id: '/git-permissions/history/',
+    path: '/git-permissions/history/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdGitPermissionsHistoryRevisionIdRoute =
+  OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport.update({
+    id: '/git-permissions/history/$revisionId',
+    path: '/git-permissions/history/$revisionId',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
+  '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/audit-logs': typeof AuditLogsIndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdIndexRoute
+  '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/git-permissions': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/git-permissions/history': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -52,13 +88,41 @@ export interface FileRoutesById {
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
+  '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/orgs/$orgId' | '/audit-logs/' | '/orgs/$orgId/'
+  fullPaths:
+    | '/'
+    | '/orgs/$orgId'
+    | '/audit-logs/'
+    | '/orgs/$orgId/'
+    | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/git-permissions/history/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/audit-logs' | '/orgs/$orgId'
-  id: '__root__' | '/' | '/orgs/$orgId' | '/audit-logs/' | '/orgs/$orgId/'
+  to:
+    | '/'
+    | '/audit-logs'
+    | '/orgs/$orgId'
+    | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/git-permissions'
+    | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/git-permissions/history'
+  id:
+    | '__root__'
+    | '/'
+    | '/orgs/$orgId'
+    | '/audit-logs/'
+    | '/orgs/$orgId/'
+    | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/git-permissions/history/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -97,15 +161,53 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/git-permissions/': {
+      id: '/orgs/$orgId/git-permissions/'
+      path: '/git-permissions'
+      fullPath: '/orgs/$orgId/git-permissions/'
+      preLoaderRoute: typeof OrgsOrgIdGitPermissionsIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/git-permissions/edit': {
+      id: '/orgs/$orgId/git-permissions/edit'
+      path: '/git-permissions/edit'
+      fullPath: '/orgs/$orgId/git-permissions/edit'
+      preLoaderRoute: typeof OrgsOrgIdGitPermissionsEditRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/git-permissions/history/': {
+      id: '/orgs/$orgId/git-permissions/history/'
+      path: '/git-permissions/history'
+      fullPath: '/orgs/$orgId/git-permissions/history/'
+      preLoaderRoute: typeof OrgsOrgIdGitPermissionsHistoryIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/git-permissions/history/$revisionId': {
+      id: '/orgs/$orgId/git-permissions/history/$revisionId'
+      path: '/git-permissions/history/$revisionId'
+      fullPath: '/orgs/$orgId/git-permissions/history/$revisionId'
+      preLoaderRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
   }
 }
 
 interface OrgsOrgIdRouteRouteChildren {
   OrgsOrgIdIndexRoute: typeof OrgsOrgIdIndexRoute
+  OrgsOrgIdGitPermissionsEditRoute: typeof OrgsOrgIdGitPermissionsEditRoute
+  OrgsOrgIdGitPermissionsIndexRoute: typeof OrgsOrgIdGitPermissionsIndexRoute
+  OrgsOrgIdGitPermissionsHistoryRevisionIdRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  OrgsOrgIdGitPermissionsHistoryIndexRoute: typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
 }
 
 const OrgsOrgIdRouteRouteChildren: OrgsOrgIdRouteRouteChildren = {
   OrgsOrgIdIndexRoute: OrgsOrgIdIndexRoute,
+  OrgsOrgIdGitPermissionsEditRoute: OrgsOrgIdGitPermissionsEditRoute,
+  OrgsOrgIdGitPermissionsIndexRoute: OrgsOrgIdGitPermissionsIndexRoute,
+  OrgsOrgIdGitPermissionsHistoryRevisionIdRoute:
+    OrgsOrgIdGitPermissionsHistoryRevisionIdRoute,
+  OrgsOrgIdGitPermissionsHistoryIndexRoute:
+    OrgsOrgIdGitPermissionsHistoryIndexRoute,
 }
 
 const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(

@@ -1,0 +1,251 @@
+/**
+ * Pieces the git-permission screens share: loading every page with progress, connection names, the diff
+ * view, file download, and the clear-all action behind a typed confirmation.
+ */
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  describeMatcher,
+  type GitConnection,
+  type GitPermission,
+  type GitPermissionDiff,
+  type GitPermissionInput,
+} from '@/api/operations/git-permissions';
+import { Badge } from '@/components/badge';
+import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ProblemView } from '@/components/problem-view';
+import { isApiError } from '@/lib/api-error';
+import { formatNumber } from '@/lib/format';
+import { gitConnectionsQueryOptions, gitPermissionsInfiniteQueryOptions, useClearGitPermissions, type ApplyResult } from './api';
+
+/** Loads every page of an organization's permissions, one after another, reporting progress. */
+export function useAllGitPermissions(orgId: string) {
+  const query = useInfiniteQuery(gitPermissionsInfiniteQueryOptions(orgId));
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, error } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !error) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, error]);
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const total = query.data?.pages[0]?.total ?? null;
+  const complete = query.isSuccess && !hasNextPage;
+  return { query, items, total, complete, pages: query.data?.pages.length ?? 0 };
+}
+
+export function LoadProgress({ loaded, total, complete, pages }: { loaded: number; total: number | null; complete: boolean; pages: number }) {
+  const pct = total ? Math.round((loaded / Math.max(total, 1)) * 100) : complete ? 100 : 0;
+  return (
+    <div className="flex items-center gap-3 text-xs text-muted" role="status" aria-live="polite">
+      <span>
+        {complete
+          ? `All ${formatNumber(loaded)} permissions loaded (${pages} page${pages === 1 ? '' : 's'})`
+          : `Loading permissions… ${formatNumber(loaded)}${total !== null ? ` of ${formatNumber(total)}` : ''}`}
+      </span>
+      {!complete && (
+        <progress className="h-1.5 w-32 accent-accent" max={100} value={pct} aria-label="Loading progress">
+          {pct}%
+        </progress>
+      )}
+    </div>
+  );
+}
+
+/** The enterprise's git connections by id, with a readable name. */
+export function useConnections() {
+  const query = useQuery(gitConnectionsQueryOptions());
+  const byId = useMemo(() => new Map((query.data ?? []).map((c) => [c.git_connection_id, c])), [query.data]);
+  return { query, connections: query.data ?? [], byId };
+}
+
+export function connectionLabel(c: GitConnection | undefined, id: string): string {
+  if (!c) return id;
+  return c.name ?? c.host;
+}
+
+export const PROVIDER_LABELS: Record<string, string> = {
+  github_token: 'GitHub (token)',
+  github_individual_token: 'GitHub (personal token)',
+  github_app: 'GitHub App',
+  gitlab_token: 'GitLab (token)',
+  gitlab_oauth: 'GitLab (OAuth)',
+  azure_devops_oauth: 'Azure DevOps',
+  bitbucket_oauth: 'Bitbucket (OAuth)',
+  bitbucket_token: 'Bitbucket (token)',
+};
+
+export function MatcherText({ item }: { item: GitPermissionInput }) {
+  return <span className="font-mono text-xs break-all">{describeMatcher(item)}</span>;
+}
+
+function DiffList({
+  title,
+  tone,
+  items,
+  render,
+}: {
+  title: string;
+  tone: 'success' | 'danger' | 'warn';
+  items: readonly unknown[];
+  render: (item: never, i: number) => React.ReactNode;
+}) {
+  const [showAll, setShowAll] = useState(false);
+  if (items.length === 0) return null;
+  const shown = showAll ? items : items.slice(0, 50);
+  return (
+    <section aria-label={title} className="rounded-lg border border-line bg-surface">
+      <h3 className="flex items-center gap-2 border-b border-line px-3 py-2 text-sm font-semibold">
+        <Badge tone={tone}>{formatNumber(items.length)}</Badge> {title}
+      </h3>
+      <ul className="max-h-72 divide-y divide-line/60 overflow-auto text-sm">
+        {shown.map((item, i) => (
+          <li key={i} className="px-3 py-1.5">
+            {render(item as never, i)}
+          </li>
+        ))}
+      </ul>
+      {items.length > shown.length && (
+        <div className="border-t border-line px-3 py-2">
+          <Button size="sm" variant="ghost" onClick={() => setShowAll(true)}>
+            Show all {formatNumber(items.length)}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Added, removed and changed permissions between two sets. */
+export function DiffView({
+  diff,
+  connectionName,
+  emptyText = 'No differences: the two sets are the same.',
+}: {
+  diff: GitPermissionDiff<GitPermissionInput>;
+  connectionName: (id: string) => string;
+  emptyText?: string;
+}) {
+  const row = (p: GitPermissionInput) => (
+    <span className="flex flex-wrap items-center gap-x-2">
+      <MatcherText item={p} />
+      <span className="text-xs text-muted">on {connectionName(p.git_connection_id)}</span>
+      {p.read_only ? <Badge>read-only</Badge> : null}
+    </span>
+  );
+  const none = diff.added.length + diff.removed.length + diff.changed.length === 0;
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm" aria-live="polite">
+        <strong>{formatNumber(diff.added.length)}</strong> added, <strong>{formatNumber(diff.removed.length)}</strong> removed,{' '}
+        <strong>{formatNumber(diff.changed.length)}</strong> changed, {formatNumber(diff.unchanged)} unchanged
+      </p>
+      {none && <p className="text-sm text-muted">{emptyText}</p>}
+      <DiffList title="Added" tone="success" items={diff.added} render={(p: GitPermissionInput) => row(p)} />
+      <DiffList title="Removed" tone="danger" items={diff.removed} render={(p: GitPermissionInput) => row(p)} />
+      <DiffList
+        title="Changed"
+        tone="warn"
+        items={diff.changed}
+        render={(c: { before: GitPermissionInput; after: GitPermissionInput }) => (
+          <span className="flex flex-wrap items-center gap-x-2">
+            <MatcherText item={c.after} />
+            <span className="text-xs text-muted">on {connectionName(c.after.git_connection_id)}:</span>
+            <span className="text-xs">
+              {c.before.read_only ? 'read-only' : 'read and write'} → <strong>{c.after.read_only ? 'read-only' : 'read and write'}</strong>
+            </span>
+          </span>
+        )}
+      />
+    </div>
+  );
+}
+
+export function downloadText(filename: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
+
+/** The 409 body of the console's safe endpoints. */
+export interface ConflictBody {
+  base_version: string;
+  current_version: string;
+  current: GitPermission[];
+  changes: GitPermissionDiff<GitPermissionInput> | null;
+}
+
+export function conflictOf(error: unknown): ConflictBody | null {
+  if (!isApiError(error) || error.status !== 409) return null;
+  const p = error.problem as Partial<ConflictBody>;
+  return Array.isArray(p.current) && typeof p.current_version === 'string' ? (p as ConflictBody) : null;
+}
+
+export const CLEAR_CONFIRM_WORD = 'clear all';
+
+/** Clears every permission of the organization, behind a typed confirmation and the conflict check. */
+export function ClearAllButton({
+  orgId,
+  base,
+  onDone,
+  onConflict,
+}: {
+  orgId: string;
+  base: { base_version: string; base: GitPermissionInput[] } | null;
+  onDone?: (r: ApplyResult) => void;
+  onConflict?: (c: ConflictBody) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const clear = useClearGitPermissions(orgId);
+  const count = base?.base.length ?? 0;
+  return (
+    <>
+      <Button variant="danger" disabled={!base || count === 0} onClick={() => setOpen(true)}>
+        Clear all…
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={(o) => {
+          setOpen(o);
+          if (!o) clear.reset();
+        }}
+        title={`Clear all ${formatNumber(count)} git permissions?`}
+        description={
+          <>
+            Every git permission of this organization is removed. The removed set is kept in the history, where it can be
+            restored.
+          </>
+        }
+        confirmLabel="Clear all permissions"
+        destructive
+        typeToConfirm={CLEAR_CONFIRM_WORD}
+        pending={clear.isPending}
+        onConfirm={() => {
+          if (!base) return;
+          clear.mutate(base, {
+            onSuccess: (r) => {
+              setOpen(false);
+              onDone?.(r);
+            },
+            onError: (e) => {
+              const c = conflictOf(e);
+              if (c && onConflict) {
+                setOpen(false);
+                onConflict(c);
+              }
+            },
+          });
+        }}
+      >
+        {clear.error && !(conflictOf(clear.error) && onConflict) ? (
+          <div className="mt-3">
+            <ProblemView compact error={clear.error} />
+          </div>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
