@@ -11,12 +11,24 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
+import { Route as KnowledgeIndexRouteImport } from './routes/knowledge/index'
+import { Route as KnowledgeNewRouteImport } from './routes/knowledge/new'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
+import { Route as SessionsIndexRouteImport } from './routes/sessions/index'
+import { Route as KnowledgeNoteIdIndexRouteImport } from './routes/knowledge/$noteId/index'
+import { Route as KnowledgeNoteIdEditRouteImport } from './routes/knowledge/$noteId/edit'
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
 import { Route as OrgsOrgIdGitPermissionsIndexRouteImport } from './routes/orgs/$orgId/git-permissions/index'
 import { Route as OrgsOrgIdGitPermissionsEditRouteImport } from './routes/orgs/$orgId/git-permissions/edit'
+import { Route as OrgsOrgIdKnowledgeIndexRouteImport } from './routes/orgs/$orgId/knowledge/index'
+import { Route as OrgsOrgIdKnowledgeNewRouteImport } from './routes/orgs/$orgId/knowledge/new'
+import { Route as OrgsOrgIdSessionsIndexRouteImport } from './routes/orgs/$orgId/sessions/index'
+import { Route as OrgsOrgIdSessionsSessionIdRouteImport } from './routes/orgs/$orgId/sessions/$sessionId'
+import { Route as OrgsOrgIdSessionsNewRouteImport } from './routes/orgs/$orgId/sessions/new'
 import { Route as OrgsOrgIdGitPermissionsHistoryIndexRouteImport } from './routes/orgs/$orgId/git-permissions/history/index'
 import { Route as OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport } from './routes/orgs/$orgId/git-permissions/history/$revisionId'
+import { Route as OrgsOrgIdKnowledgeNoteIdIndexRouteImport } from './routes/orgs/$orgId/knowledge/$noteId/index'
+import { Route as OrgsOrgIdKnowledgeNoteIdEditRouteImport } from './routes/orgs/$orgId/knowledge/$noteId/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -28,9 +40,34 @@ const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
   path: '/audit-logs/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const KnowledgeIndexRoute = KnowledgeIndexRouteImport.update({
+  id: '/knowledge/',
+  path: '/knowledge/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const KnowledgeNewRoute = KnowledgeNewRouteImport.update({
+  id: '/knowledge/new',
+  path: '/knowledge/new',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OrgsOrgIdRouteRoute = OrgsOrgIdRouteRouteImport.update({
   id: '/orgs/$orgId',
   path: '/orgs/$orgId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SessionsIndexRoute = SessionsIndexRouteImport.update({
+  id: '/sessions/',
+  path: '/sessions/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const KnowledgeNoteIdIndexRoute = KnowledgeNoteIdIndexRouteImport.update({
+  id: '/knowledge/$noteId/',
+  path: '/knowledge/$noteId/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const KnowledgeNoteIdEditRoute = KnowledgeNoteIdEditRouteImport.update({
+  id: '/knowledge/$noteId/edit',
+  path: '/knowledge/$noteId/edit',
   getParentRoute: () => rootRouteImport,
 } as any)
 const OrgsOrgIdIndexRoute = OrgsOrgIdIndexRouteImport.update({
@@ -50,6 +87,32 @@ const OrgsOrgIdGitPermissionsEditRoute =
     path: '/git-permissions/edit',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
+const OrgsOrgIdKnowledgeIndexRoute = OrgsOrgIdKnowledgeIndexRouteImport.update({
+  id: '/knowledge/',
+  path: '/knowledge/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdKnowledgeNewRoute = OrgsOrgIdKnowledgeNewRouteImport.update({
+  id: '/knowledge/new',
+  path: '/knowledge/new',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSessionsIndexRoute = OrgsOrgIdSessionsIndexRouteImport.update({
+  id: '/sessions/',
+  path: '/sessions/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSessionsSessionIdRoute =
+  OrgsOrgIdSessionsSessionIdRouteImport.update({
+    id: '/sessions/$sessionId',
+    path: '/sessions/$sessionId',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdSessionsNewRoute = OrgsOrgIdSessionsNewRouteImport.update({
+  id: '/sessions/new',
+  path: '/sessions/new',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
 const OrgsOrgIdGitPermissionsHistoryIndexRoute =
   OrgsOrgIdGitPermissionsHistoryIndexRouteImport.update({
     id: '/git-permissions/history/',
@@ -62,73 +125,162 @@ const OrgsOrgIdGitPermissionsHistoryRevisionIdRoute =
     path: '/git-permissions/history/$revisionId',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
+const OrgsOrgIdKnowledgeNoteIdIndexRoute =
+  OrgsOrgIdKnowledgeNoteIdIndexRouteImport.update({
+    id: '/knowledge/$noteId/',
+    path: '/knowledge/$noteId/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdKnowledgeNoteIdEditRoute =
+  OrgsOrgIdKnowledgeNoteIdEditRouteImport.update({
+    id: '/knowledge/$noteId/edit',
+    path: '/knowledge/$noteId/edit',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/knowledge/': typeof KnowledgeIndexRoute
+  '/sessions/': typeof SessionsIndexRoute
+  '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
+  '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
+  '/orgs/$orgId/knowledge/$noteId/': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs': typeof AuditLogsIndexRoute
+  '/knowledge': typeof KnowledgeIndexRoute
+  '/sessions': typeof SessionsIndexRoute
+  '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/knowledge/$noteId': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
+  '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/knowledge': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/sessions': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
+  '/orgs/$orgId/knowledge/$noteId': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/knowledge/': typeof KnowledgeIndexRoute
+  '/sessions/': typeof SessionsIndexRoute
+  '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
+  '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
+  '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
+  '/orgs/$orgId/knowledge/$noteId/': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/orgs/$orgId'
+    | '/knowledge/new'
     | '/audit-logs/'
+    | '/knowledge/'
+    | '/sessions/'
+    | '/knowledge/$noteId/edit'
+    | '/knowledge/$noteId/'
     | '/orgs/$orgId/'
     | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/sessions/$sessionId'
+    | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/knowledge/'
+    | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history/'
+    | '/orgs/$orgId/knowledge/$noteId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/knowledge/new'
     | '/audit-logs'
+    | '/knowledge'
+    | '/sessions'
+    | '/knowledge/$noteId/edit'
+    | '/knowledge/$noteId'
     | '/orgs/$orgId'
     | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/sessions/$sessionId'
+    | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions'
+    | '/orgs/$orgId/knowledge'
+    | '/orgs/$orgId/sessions'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history'
+    | '/orgs/$orgId/knowledge/$noteId'
   id:
     | '__root__'
     | '/'
     | '/orgs/$orgId'
+    | '/knowledge/new'
     | '/audit-logs/'
+    | '/knowledge/'
+    | '/sessions/'
+    | '/knowledge/$noteId/edit'
+    | '/knowledge/$noteId/'
     | '/orgs/$orgId/'
     | '/orgs/$orgId/git-permissions/edit'
+    | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/sessions/$sessionId'
+    | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/knowledge/'
+    | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
+    | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history/'
+    | '/orgs/$orgId/knowledge/$noteId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
+  KnowledgeNewRoute: typeof KnowledgeNewRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
+  KnowledgeIndexRoute: typeof KnowledgeIndexRoute
+  SessionsIndexRoute: typeof SessionsIndexRoute
+  KnowledgeNoteIdEditRoute: typeof KnowledgeNoteIdEditRoute
+  KnowledgeNoteIdIndexRoute: typeof KnowledgeNoteIdIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -147,11 +299,46 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuditLogsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/knowledge/': {
+      id: '/knowledge/'
+      path: '/knowledge'
+      fullPath: '/knowledge/'
+      preLoaderRoute: typeof KnowledgeIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/knowledge/new': {
+      id: '/knowledge/new'
+      path: '/knowledge/new'
+      fullPath: '/knowledge/new'
+      preLoaderRoute: typeof KnowledgeNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/orgs/$orgId': {
       id: '/orgs/$orgId'
       path: '/orgs/$orgId'
       fullPath: '/orgs/$orgId'
       preLoaderRoute: typeof OrgsOrgIdRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sessions/': {
+      id: '/sessions/'
+      path: '/sessions'
+      fullPath: '/sessions/'
+      preLoaderRoute: typeof SessionsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/knowledge/$noteId/': {
+      id: '/knowledge/$noteId/'
+      path: '/knowledge/$noteId'
+      fullPath: '/knowledge/$noteId/'
+      preLoaderRoute: typeof KnowledgeNoteIdIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/knowledge/$noteId/edit': {
+      id: '/knowledge/$noteId/edit'
+      path: '/knowledge/$noteId/edit'
+      fullPath: '/knowledge/$noteId/edit'
+      preLoaderRoute: typeof KnowledgeNoteIdEditRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/orgs/$orgId/': {
@@ -175,6 +362,41 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdGitPermissionsEditRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/knowledge/': {
+      id: '/orgs/$orgId/knowledge/'
+      path: '/knowledge'
+      fullPath: '/orgs/$orgId/knowledge/'
+      preLoaderRoute: typeof OrgsOrgIdKnowledgeIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/knowledge/new': {
+      id: '/orgs/$orgId/knowledge/new'
+      path: '/knowledge/new'
+      fullPath: '/orgs/$orgId/knowledge/new'
+      preLoaderRoute: typeof OrgsOrgIdKnowledgeNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/sessions/': {
+      id: '/orgs/$orgId/sessions/'
+      path: '/sessions'
+      fullPath: '/orgs/$orgId/sessions/'
+      preLoaderRoute: typeof OrgsOrgIdSessionsIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/sessions/$sessionId': {
+      id: '/orgs/$orgId/sessions/$sessionId'
+      path: '/sessions/$sessionId'
+      fullPath: '/orgs/$orgId/sessions/$sessionId'
+      preLoaderRoute: typeof OrgsOrgIdSessionsSessionIdRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/sessions/new': {
+      id: '/orgs/$orgId/sessions/new'
+      path: '/sessions/new'
+      fullPath: '/orgs/$orgId/sessions/new'
+      preLoaderRoute: typeof OrgsOrgIdSessionsNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
     '/orgs/$orgId/git-permissions/history/': {
       id: '/orgs/$orgId/git-permissions/history/'
       path: '/git-permissions/history'
@@ -189,25 +411,53 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/knowledge/$noteId/': {
+      id: '/orgs/$orgId/knowledge/$noteId/'
+      path: '/knowledge/$noteId'
+      fullPath: '/orgs/$orgId/knowledge/$noteId/'
+      preLoaderRoute: typeof OrgsOrgIdKnowledgeNoteIdIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/knowledge/$noteId/edit': {
+      id: '/orgs/$orgId/knowledge/$noteId/edit'
+      path: '/knowledge/$noteId/edit'
+      fullPath: '/orgs/$orgId/knowledge/$noteId/edit'
+      preLoaderRoute: typeof OrgsOrgIdKnowledgeNoteIdEditRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
   }
 }
 
 interface OrgsOrgIdRouteRouteChildren {
   OrgsOrgIdIndexRoute: typeof OrgsOrgIdIndexRoute
   OrgsOrgIdGitPermissionsEditRoute: typeof OrgsOrgIdGitPermissionsEditRoute
+  OrgsOrgIdKnowledgeNewRoute: typeof OrgsOrgIdKnowledgeNewRoute
+  OrgsOrgIdSessionsSessionIdRoute: typeof OrgsOrgIdSessionsSessionIdRoute
+  OrgsOrgIdSessionsNewRoute: typeof OrgsOrgIdSessionsNewRoute
   OrgsOrgIdGitPermissionsIndexRoute: typeof OrgsOrgIdGitPermissionsIndexRoute
+  OrgsOrgIdKnowledgeIndexRoute: typeof OrgsOrgIdKnowledgeIndexRoute
+  OrgsOrgIdSessionsIndexRoute: typeof OrgsOrgIdSessionsIndexRoute
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
+  OrgsOrgIdKnowledgeNoteIdEditRoute: typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   OrgsOrgIdGitPermissionsHistoryIndexRoute: typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
+  OrgsOrgIdKnowledgeNoteIdIndexRoute: typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
 }
 
 const OrgsOrgIdRouteRouteChildren: OrgsOrgIdRouteRouteChildren = {
   OrgsOrgIdIndexRoute: OrgsOrgIdIndexRoute,
   OrgsOrgIdGitPermissionsEditRoute: OrgsOrgIdGitPermissionsEditRoute,
+  OrgsOrgIdKnowledgeNewRoute: OrgsOrgIdKnowledgeNewRoute,
+  OrgsOrgIdSessionsSessionIdRoute: OrgsOrgIdSessionsSessionIdRoute,
+  OrgsOrgIdSessionsNewRoute: OrgsOrgIdSessionsNewRoute,
   OrgsOrgIdGitPermissionsIndexRoute: OrgsOrgIdGitPermissionsIndexRoute,
+  OrgsOrgIdKnowledgeIndexRoute: OrgsOrgIdKnowledgeIndexRoute,
+  OrgsOrgIdSessionsIndexRoute: OrgsOrgIdSessionsIndexRoute,
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute:
     OrgsOrgIdGitPermissionsHistoryRevisionIdRoute,
+  OrgsOrgIdKnowledgeNoteIdEditRoute: OrgsOrgIdKnowledgeNoteIdEditRoute,
   OrgsOrgIdGitPermissionsHistoryIndexRoute:
     OrgsOrgIdGitPermissionsHistoryIndexRoute,
+  OrgsOrgIdKnowledgeNoteIdIndexRoute: OrgsOrgIdKnowledgeNoteIdIndexRoute,
 }
 
 const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
@@ -217,7 +467,12 @@ const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
+  KnowledgeNewRoute: KnowledgeNewRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
+  KnowledgeIndexRoute: KnowledgeIndexRoute,
+  SessionsIndexRoute: SessionsIndexRoute,
+  KnowledgeNoteIdEditRoute: KnowledgeNoteIdEditRoute,
+  KnowledgeNoteIdIndexRoute: KnowledgeNoteIdIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,0 +1,27 @@
+/** A text input's value that follows the URL, and reports edits after a pause in typing. */
+import { useEffect, useRef, useState } from 'react';
+
+export function useDebouncedInput(value: string, onCommit: (v: string) => void, delayMs = 300) {
+  const [text, setText] = useState(value);
+  const commit = useRef(onCommit);
+  useEffect(() => {
+    commit.current = onCommit;
+  });
+  const lastCommitted = useRef(value);
+  // The URL changed under us (back button, a link): show what it says.
+  useEffect(() => {
+    if (value !== lastCommitted.current) {
+      lastCommitted.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (text === lastCommitted.current) return;
+    const t = setTimeout(() => {
+      lastCommitted.current = text;
+      commit.current(text);
+    }, delayMs);
+    return () => clearTimeout(t);
+  }, [text, delayMs]);
+  return [text, setText] as const;
+}
