@@ -135,8 +135,8 @@ export function NoteForm({ scope, note }: { scope: NoteScope; note?: KnowledgeNo
           </div>
           {preview ? (
             <div className="min-h-40 rounded-md border border-line p-3" aria-label="Body preview">
-              {watch('body').trim() ? (
-                <Markdown source={watch('body')} />
+              {body.trim() ? (
+                <Markdown source={body} />
               ) : (
                 <p className="text-sm text-muted">Nothing to preview.</p>
               )}
