@@ -37,7 +37,7 @@ export function ImportDialog({ onImport }: { onImport: (items: GitPermissionInpu
             CSV with a header line <code className="font-mono">{CSV_COLUMNS.join(',')}</code>, or JSON: an array of permissions or{' '}
             <code className="font-mono">{'{"permissions": [...]}'}</code>. Each permission sets one of repo_path, prefix_path or group_prefix.
           </Dialog.Description>
-          <Field label="File (CSV or JSON)">
+          <Field label="Import file">
             <input
               type="file"
               accept=".csv,.json,text/csv,application/json"
