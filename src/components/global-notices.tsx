@@ -1,7 +1,8 @@
 /** App-wide notices: a 401 banner that says how to configure the credential, 429 waits, lost connection. */
 import { useSyncExternalStore } from 'react';
-import { offlineSignal, rateLimitSignal, unauthorizedSignal } from '@/lib/api-events';
+import { rateLimitSignal, unauthorizedSignal } from '@/lib/api-events';
 import { useNow } from '@/lib/use-now';
+import { useUpstreamRecovery } from '@/lib/use-upstream-recovery';
 
 function useSignal<T>(signal: { get: () => T; subscribe: (l: (v: T) => void) => () => void }): T {
   return useSyncExternalStore(signal.subscribe, signal.get, signal.get);
@@ -36,7 +37,7 @@ function RateLimitNotice() {
 }
 
 function OfflineNotice() {
-  const offline = useSignal(offlineSignal);
+  const offline = useUpstreamRecovery();
   if (!offline) return null;
   return (
     <div role="status" className="border-b border-warn/40 bg-warn/10 px-4 py-2 text-sm">

@@ -98,7 +98,7 @@ export async function request<T>(
         operationId,
       );
     }
-    if (offlineSignal.get() && res.status !== 502 && res.status !== 504) offlineSignal.set(false);
+    if (offlineSignal.get() && res.status < 502) offlineSignal.set(false);
     if (res.ok) {
       if (unauthorizedSignal.get() !== null && url.startsWith('/api/')) unauthorizedSignal.set(null);
       if (res.status === 204) return undefined as T;
@@ -113,7 +113,7 @@ export async function request<T>(
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
     const body = await readProblem(res);
     if (res.status === 401) unauthorizedSignal.set(body.detail ?? body.title);
-    if (res.status === 502 || res.status === 504) offlineSignal.set(true);
+    if (res.status === 502 || res.status === 503 || res.status === 504) offlineSignal.set(true);
     if (res.status === 429 && IDEMPOTENT.has(method) && attempt < MAX_RATE_LIMIT_RETRIES) {
       const waitMs = Math.min((retryAfter ?? 2 ** attempt) * 1000, 120_000);
       const entry = { operationId, until: Date.now() + waitMs };

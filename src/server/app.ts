@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
+import { createAccessControl } from './access';
 import { openConsoleStore } from './console/store';
 import { createUpstreamClient } from './console/upstream-client';
 import { instanceOf, sendProblem } from './problem-reply';
@@ -53,6 +54,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     ...(config.host !== '0.0.0.0' && config.host !== '::' ? [config.host.includes(':') ? `[${config.host}]` : config.host] : []),
   ];
   let allowedHosts = allowedHostHeaders(config.port, hostNames);
+  const access = createAccessControl(config.accessToken);
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
@@ -69,6 +71,9 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         sendProblem(res, 403, crossSite, instance);
         return;
       }
+    }
+    if (!access.check(req, res, instance)) return;
+    if (isApi || isConsole) {
       if (req.method === 'OPTIONS') {
         // No CORS grant is ever sent: a preflight gets a problem body and no Access-Control-* headers.
         sendProblem(res, 403, 'Cross-origin requests are not allowed', instance);

@@ -41,7 +41,15 @@ export interface Upstream {
   apiKey: string;
   timeoutMs: number;
   maxConnections: number;
+  /** Largest request body forwarded (413 beyond). */
+  maxBodyBytes?: number;
 }
+
+/** Largest request body the proxy forwards. */
+export const MAX_REQUEST_BODY_BYTES = 1_048_576;
+/** API answers are small JSON pages; anything larger is refused rather than held in memory. */
+const MAX_RESPONSE_BYTES = 16 * 1_048_576;
+const REDACTED = '[redacted]';
 
 export interface Forwarder {
   forward(req: IncomingMessage, res: ServerResponse, upstreamPath: string, instance: string): void;
@@ -59,6 +67,13 @@ export function createForwarder(upstream: Upstream): Forwarder {
 
   return {
     forward(req, res, upstreamPath, instance) {
+      const maxBody = upstream.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > maxBody) {
+        req.resume();
+        sendProblem(res, 413, `The request body is larger than ${maxBody} bytes`, instance, { connection: 'close' });
+        return;
+      }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) {
         if (REQUEST_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
@@ -70,6 +85,7 @@ export function createForwarder(upstream: Upstream): Forwarder {
       const fail = (status: number, detail: string) => {
         if (settled) return;
         settled = true;
+        clearTimeout(timer);
         upReq.destroy();
         sendProblem(res, status, detail, instance);
       };
@@ -89,17 +105,41 @@ export function createForwarder(upstream: Upstream): Forwarder {
             upRes.resume();
             return;
           }
-          settled = true;
-          clearTimeout(timer);
-          const out: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(upRes.headers)) {
-            if (RESPONSE_HEADERS.has(name) && value !== undefined) out[name] = value;
-          }
-          out['cache-control'] ??= 'no-store';
-          res.writeHead(upRes.statusCode ?? 502, out);
-          upRes.pipe(res);
-          upRes.on('error', () => res.destroy());
-          upRes.on('aborted', () => res.destroy());
+          // Buffer the answer: it is small JSON, and buffering lets the credential be redacted from it
+          // should an upstream ever echo it.
+          const chunks: Buffer[] = [];
+          let size = 0;
+          upRes.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_RESPONSE_BYTES) {
+              fail(502, 'The Agent Platform API answered with a body too large to pass on');
+              upRes.destroy();
+              return;
+            }
+            chunks.push(chunk);
+          });
+          upRes.on('error', () => fail(502, 'The Agent Platform API closed the connection mid-answer'));
+          upRes.on('aborted', () => fail(502, 'The Agent Platform API closed the connection mid-answer'));
+          upRes.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            let body = Buffer.concat(chunks);
+            if (body.includes(upstream.apiKey)) {
+              body = Buffer.from(body.toString('utf8').split(upstream.apiKey).join(REDACTED));
+            }
+            const out: Record<string, string | string[]> = {};
+            for (const [name, value] of Object.entries(upRes.headers)) {
+              if (!RESPONSE_HEADERS.has(name) || value === undefined || name === 'content-length') continue;
+              out[name] = Array.isArray(value)
+                ? value.map((v) => v.split(upstream.apiKey).join(REDACTED))
+                : value.split(upstream.apiKey).join(REDACTED);
+            }
+            out['cache-control'] ??= 'no-store';
+            out['content-length'] = String(body.length);
+            res.writeHead(upRes.statusCode ?? 502, out);
+            res.end(body);
+          });
         },
       );
       const timer = setTimeout(
@@ -107,13 +147,27 @@ export function createForwarder(upstream: Upstream): Forwarder {
         upstream.timeoutMs,
       );
       upReq.on('error', (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        const why = err.code === 'ECONNREFUSED' ? 'refused the connection' : err.code === 'ENOTFOUND' ? 'host was not found' : `failed (${err.code ?? 'connection error'})`;
+        const why =
+          err.code === 'ECONNREFUSED'
+            ? 'it refused the connection'
+            : err.code === 'ENOTFOUND'
+              ? 'its host was not found'
+              : err.code === 'ECONNRESET'
+                ? 'it reset the connection'
+                : `the connection failed (${err.code ?? 'error'})`;
         fail(502, `The Agent Platform API at ${base.host} could not be reached: ${why}`);
       });
       res.on('close', () => {
         clearTimeout(timer);
         if (!res.writableFinished) upReq.destroy();
+      });
+      let sent = 0;
+      req.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+        if (sent > maxBody) {
+          req.unpipe(upReq);
+          fail(413, `The request body is larger than ${maxBody} bytes`);
+        }
       });
       req.pipe(upReq);
     },
