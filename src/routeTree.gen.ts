@@ -20,11 +20,13 @@ import { Route as KnowledgeNoteIdEditRouteImport } from './routes/knowledge/$not
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
 import { Route as OrgsOrgIdGitPermissionsIndexRouteImport } from './routes/orgs/$orgId/git-permissions/index'
 import { Route as OrgsOrgIdGitPermissionsEditRouteImport } from './routes/orgs/$orgId/git-permissions/edit'
+import { Route as OrgsOrgIdIndexingIndexRouteImport } from './routes/orgs/$orgId/indexing/index'
 import { Route as OrgsOrgIdKnowledgeIndexRouteImport } from './routes/orgs/$orgId/knowledge/index'
 import { Route as OrgsOrgIdKnowledgeNewRouteImport } from './routes/orgs/$orgId/knowledge/new'
 import { Route as OrgsOrgIdSessionsIndexRouteImport } from './routes/orgs/$orgId/sessions/index'
 import { Route as OrgsOrgIdSessionsSessionIdRouteImport } from './routes/orgs/$orgId/sessions/$sessionId'
 import { Route as OrgsOrgIdSessionsNewRouteImport } from './routes/orgs/$orgId/sessions/new'
+import { Route as OrgsOrgIdSnapshotBuildsIndexRouteImport } from './routes/orgs/$orgId/snapshot-builds/index'
 import { Route as OrgsOrgIdGitPermissionsHistoryIndexRouteImport } from './routes/orgs/$orgId/git-permissions/history/index'
 import { Route as OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport } from './routes/orgs/$orgId/git-permissions/history/$revisionId'
 import { Route as OrgsOrgIdKnowledgeNoteIdIndexRouteImport } from './routes/orgs/$orgId/knowledge/$noteId/index'
@@ -87,6 +89,11 @@ const OrgsOrgIdGitPermissionsEditRoute =
     path: '/git-permissions/edit',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
+const OrgsOrgIdIndexingIndexRoute = OrgsOrgIdIndexingIndexRouteImport.update({
+  id: '/indexing/',
+  path: '/indexing/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
 const OrgsOrgIdKnowledgeIndexRoute = OrgsOrgIdKnowledgeIndexRouteImport.update({
   id: '/knowledge/',
   path: '/knowledge/',
@@ -113,6 +120,12 @@ const OrgsOrgIdSessionsNewRoute = OrgsOrgIdSessionsNewRouteImport.update({
   path: '/sessions/new',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
+const OrgsOrgIdSnapshotBuildsIndexRoute =
+  OrgsOrgIdSnapshotBuildsIndexRouteImport.update({
+    id: '/snapshot-builds/',
+    path: '/snapshot-builds/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
 const OrgsOrgIdGitPermissionsHistoryIndexRoute =
   OrgsOrgIdGitPermissionsHistoryIndexRouteImport.update({
     id: '/git-permissions/history/',
@@ -153,8 +166,10 @@ export interface FileRoutesByFullPath {
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
+  '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
@@ -174,8 +189,10 @@ export interface FileRoutesByTo {
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/indexing': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/sessions': typeof OrgsOrgIdSessionsIndexRoute
+  '/orgs/$orgId/snapshot-builds': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
@@ -197,8 +214,10 @@ export interface FileRoutesById {
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
+  '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
@@ -221,8 +240,10 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
     | '/orgs/$orgId/sessions/'
+    | '/orgs/$orgId/snapshot-builds/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history/'
@@ -242,8 +263,10 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions'
+    | '/orgs/$orgId/indexing'
     | '/orgs/$orgId/knowledge'
     | '/orgs/$orgId/sessions'
+    | '/orgs/$orgId/snapshot-builds'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history'
@@ -264,8 +287,10 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
     | '/orgs/$orgId/sessions/'
+    | '/orgs/$orgId/snapshot-builds/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
     | '/orgs/$orgId/git-permissions/history/'
@@ -362,6 +387,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdGitPermissionsEditRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/indexing/': {
+      id: '/orgs/$orgId/indexing/'
+      path: '/indexing'
+      fullPath: '/orgs/$orgId/indexing/'
+      preLoaderRoute: typeof OrgsOrgIdIndexingIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
     '/orgs/$orgId/knowledge/': {
       id: '/orgs/$orgId/knowledge/'
       path: '/knowledge'
@@ -395,6 +427,13 @@ declare module '@tanstack/react-router' {
       path: '/sessions/new'
       fullPath: '/orgs/$orgId/sessions/new'
       preLoaderRoute: typeof OrgsOrgIdSessionsNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/snapshot-builds/': {
+      id: '/orgs/$orgId/snapshot-builds/'
+      path: '/snapshot-builds'
+      fullPath: '/orgs/$orgId/snapshot-builds/'
+      preLoaderRoute: typeof OrgsOrgIdSnapshotBuildsIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
     '/orgs/$orgId/git-permissions/history/': {
@@ -435,8 +474,10 @@ interface OrgsOrgIdRouteRouteChildren {
   OrgsOrgIdSessionsSessionIdRoute: typeof OrgsOrgIdSessionsSessionIdRoute
   OrgsOrgIdSessionsNewRoute: typeof OrgsOrgIdSessionsNewRoute
   OrgsOrgIdGitPermissionsIndexRoute: typeof OrgsOrgIdGitPermissionsIndexRoute
+  OrgsOrgIdIndexingIndexRoute: typeof OrgsOrgIdIndexingIndexRoute
   OrgsOrgIdKnowledgeIndexRoute: typeof OrgsOrgIdKnowledgeIndexRoute
   OrgsOrgIdSessionsIndexRoute: typeof OrgsOrgIdSessionsIndexRoute
+  OrgsOrgIdSnapshotBuildsIndexRoute: typeof OrgsOrgIdSnapshotBuildsIndexRoute
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   OrgsOrgIdKnowledgeNoteIdEditRoute: typeof OrgsOrgIdKnowledgeNoteIdEditRoute
   OrgsOrgIdGitPermissionsHistoryIndexRoute: typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
@@ -450,8 +491,10 @@ const OrgsOrgIdRouteRouteChildren: OrgsOrgIdRouteRouteChildren = {
   OrgsOrgIdSessionsSessionIdRoute: OrgsOrgIdSessionsSessionIdRoute,
   OrgsOrgIdSessionsNewRoute: OrgsOrgIdSessionsNewRoute,
   OrgsOrgIdGitPermissionsIndexRoute: OrgsOrgIdGitPermissionsIndexRoute,
+  OrgsOrgIdIndexingIndexRoute: OrgsOrgIdIndexingIndexRoute,
   OrgsOrgIdKnowledgeIndexRoute: OrgsOrgIdKnowledgeIndexRoute,
   OrgsOrgIdSessionsIndexRoute: OrgsOrgIdSessionsIndexRoute,
+  OrgsOrgIdSnapshotBuildsIndexRoute: OrgsOrgIdSnapshotBuildsIndexRoute,
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute:
     OrgsOrgIdGitPermissionsHistoryRevisionIdRoute,
   OrgsOrgIdKnowledgeNoteIdEditRoute: OrgsOrgIdKnowledgeNoteIdEditRoute,

@@ -34,6 +34,8 @@ export interface CursorListProps<T> {
   /** Called with the scroll container, e.g. to measure scrolling in benchmarks. */
   scrollRef?: (el: HTMLDivElement | null) => void;
   minWidth?: string;
+  /** Called with the first and last index of the rows rendered (visible plus overscan), e.g. to poll only those. */
+  onRangeChange?: (startIndex: number, endIndex: number) => void;
 }
 
 export function CursorList<T>(props: CursorListProps<T>) {
@@ -47,7 +49,12 @@ export function CursorList<T>(props: CursorListProps<T>) {
   });
   const virtualItems = virtualizer.getVirtualItems();
   const lastIndex = virtualItems[virtualItems.length - 1]?.index ?? -1;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, error } = props;
+  const firstIndex = virtualItems[0]?.index ?? -1;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, error, onRangeChange } = props;
+
+  useEffect(() => {
+    onRangeChange?.(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, onRangeChange]);
 
   useEffect(() => {
     if (lastIndex >= props.items.length - 15 && hasNextPage && !isFetchingNextPage && !error) fetchNextPage();

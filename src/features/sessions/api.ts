@@ -1,0 +1,204 @@
+/** Sessions: query keys, query options and mutations. Mutations update their own session's caches only. */
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import type { CreateSessionBody, Session } from '@/api/operations/sessions';
+import { nextCursor, type Page } from '@/api/page';
+import { apiCall } from '@/lib/api-client';
+import type { SessionListFilters } from './filters';
+
+/** Rows per page of the sessions lists; messages per page of a thread. */
+export const SESSIONS_PAGE_SIZE = 100;
+export const MESSAGES_PAGE_SIZE = 50;
+
+/** `orgId` for an organization's list, or `enterprise` for the list across organizations. */
+export type SessionScope = string;
+export const ENTERPRISE_SCOPE = 'enterprise';
+
+export const sessionKeys = {
+  all: ['sessions'] as const,
+  lists: () => [...sessionKeys.all, 'list'] as const,
+  list: (scope: SessionScope, filters: SessionListFilters) => [...sessionKeys.lists(), scope, filters] as const,
+  details: () => [...sessionKeys.all, 'detail'] as const,
+  detail: (orgId: string, sessionId: string) => [...sessionKeys.details(), orgId, sessionId] as const,
+  messages: (orgId: string, sessionId: string) => [...sessionKeys.detail(orgId, sessionId), 'messages'] as const,
+  insights: (orgId: string, sessionId: string) => [...sessionKeys.detail(orgId, sessionId), 'insights'] as const,
+};
+
+export type SessionsPages = InfiniteData<Page<Session>, string | undefined>;
+
+/** One page of a sessions list, of an organization or across organizations. */
+export function fetchSessionsPage(
+  scope: SessionScope,
+  query: SessionListFilters & { first?: number; after?: string | undefined },
+  signal?: AbortSignal,
+): Promise<Page<Session>> {
+  return scope === ENTERPRISE_SCOPE
+    ? apiCall('sessions.enterprise.list', { query, signal })
+    : apiCall('sessions.list', { params: { org_id: scope }, query, signal });
+}
+
+/**
+ * The list, page by page. Loaded pages are never refetched behind the admin's back (no refetch on focus,
+ * long stale time): live statuses are merged into them by `useLiveSessions`, which keeps every loaded page
+ * and the scroll position.
+ */
+export const sessionsInfiniteQueryOptions = (scope: SessionScope, filters: SessionListFilters) =>
+  infiniteQueryOptions({
+    queryKey: sessionKeys.list(scope, filters),
+    queryFn: ({ pageParam, signal }) => fetchSessionsPage(scope, { ...filters, first: SESSIONS_PAGE_SIZE, after: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    staleTime: 5 * 60_000,
+    refetchOnWindowFocus: false,
+  });
+
+export const sessionQueryOptions = (orgId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: sessionKeys.detail(orgId, sessionId),
+    queryFn: ({ signal }) => apiCall('sessions.get', { params: { org_id: orgId, agent_id: sessionId }, signal }),
+    staleTime: 2_000,
+  });
+
+export const messagesInfiniteQueryOptions = (orgId: string, sessionId: string) =>
+  infiniteQueryOptions({
+    queryKey: sessionKeys.messages(orgId, sessionId),
+    queryFn: ({ pageParam, signal }) =>
+      apiCall('sessions.messages.list', {
+        params: { org_id: orgId, agent_id: sessionId },
+        query: { first: MESSAGES_PAGE_SIZE, after: pageParam },
+        signal,
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    staleTime: 5_000,
+  });
+
+export const insightsQueryOptions = (orgId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: sessionKeys.insights(orgId, sessionId),
+    queryFn: ({ signal }) => apiCall('sessions.insights.get', { params: { org_id: orgId, agent_id: sessionId }, signal }),
+    staleTime: 5_000,
+  });
+
+/** Replaces sessions in every loaded list page where they appear, keeping pages, cursors and order. */
+export function mergeSessionsIntoLists(queryClient: QueryClient, sessions: readonly Session[]): void {
+  if (sessions.length === 0) return;
+  const byId = new Map(sessions.map((s) => [s.session_id, s]));
+  queryClient.setQueriesData<SessionsPages>({ queryKey: sessionKeys.lists() }, (old) => (old ? mergePages(old, byId) : old));
+}
+
+export function mergePages(old: SessionsPages, byId: ReadonlyMap<string, Session>): SessionsPages {
+  let changed = false;
+  const pages = old.pages.map((p) => {
+    let pageChanged = false;
+    const items = p.items.map((s) => {
+      const next = byId.get(s.session_id);
+      if (!next || sameSession(s, next)) return s;
+      pageChanged = true;
+      return next;
+    });
+    if (!pageChanged) return p;
+    changed = true;
+    return { ...p, items };
+  });
+  return changed ? { ...old, pages } : old;
+}
+
+function sameSession(a: Session, b: Session): boolean {
+  return (
+    a.updated_at === b.updated_at &&
+    a.status === b.status &&
+    a.status_detail === b.status_detail &&
+    a.is_archived === b.is_archived &&
+    a.tags.join(',') === b.tags.join(',')
+  );
+}
+
+/** After a mutation answered with the session: the detail and any list rows show it at once. */
+function useApplySession() {
+  const queryClient = useQueryClient();
+  return (session: Session) => {
+    queryClient.setQueryData(sessionKeys.detail(session.org_id, session.session_id), session);
+    mergeSessionsIntoLists(queryClient, [session]);
+  };
+}
+
+export function useCreateSession(orgId: string) {
+  return useMutation({
+    mutationFn: (body: CreateSessionBody) => apiCall('sessions.create', { params: { org_id: orgId }, body }),
+    // The body holds session secret values: do not keep it in the mutation cache after the form is gone.
+    gcTime: 0,
+  });
+}
+
+export function useSendMessage(orgId: string, sessionId: string) {
+  const queryClient = useQueryClient();
+  const apply = useApplySession();
+  return useMutation({
+    mutationFn: (message: string) =>
+      apiCall('sessions.messages.send', { params: { org_id: orgId, agent_id: sessionId }, body: { message } }),
+    onSuccess: (session) => {
+      apply(session);
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.messages(orgId, sessionId) });
+    },
+  });
+}
+
+export function useArchiveSession(orgId: string, sessionId: string) {
+  const apply = useApplySession();
+  return useMutation({
+    mutationFn: () => apiCall('sessions.archive', { params: { org_id: orgId, agent_id: sessionId } }),
+    onSuccess: apply,
+  });
+}
+
+export function useTerminateSession(orgId: string, sessionId: string) {
+  const queryClient = useQueryClient();
+  const apply = useApplySession();
+  return useMutation({
+    mutationFn: (archive: boolean) =>
+      apiCall('sessions.terminate', {
+        params: { org_id: orgId, agent_id: sessionId },
+        query: archive ? { archive: 'true' } : {},
+      }),
+    onSuccess: (session) => {
+      apply(session);
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.messages(orgId, sessionId) });
+    },
+  });
+}
+
+export function useUpdateTags(orgId: string, sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ mode, tags }: { mode: 'append' | 'replace'; tags: string[] }) =>
+      apiCall(mode === 'append' ? 'sessions.tags.append' : 'sessions.tags.replace', {
+        params: { org_id: orgId, agent_id: sessionId },
+        body: { tags },
+      }),
+    onSuccess: ({ tags }) => {
+      const key = sessionKeys.detail(orgId, sessionId);
+      const current = queryClient.getQueryData<Session>(key);
+      if (current) {
+        const next = { ...current, tags };
+        queryClient.setQueryData(key, next);
+        mergeSessionsIntoLists(queryClient, [next]);
+      }
+      void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    },
+  });
+}
+
+export function useGenerateInsights(orgId: string, sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiCall('sessions.insights.generate', { params: { org_id: orgId, agent_id: sessionId } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.insights(orgId, sessionId) }),
+  });
+}

@@ -1,0 +1,79 @@
+/** Editing a session's tags: add (append) and remove (replace with the rest). */
+import { X } from 'lucide-react';
+import { useState } from 'react';
+import { SESSION_LIMITS, TagsBody } from '@/api/operations/sessions';
+import { Badge } from '@/components/badge';
+import { Button } from '@/components/button';
+import { Field, inputClass } from '@/components/field';
+import { ProblemView } from '@/components/problem-view';
+import { isApiError } from '@/lib/api-error';
+import { useUpdateTags } from './api';
+import { missingPermissionTitle, useHasPermission } from './use-permission';
+
+export function SessionTags({ orgId, sessionId, tags }: { orgId: string; sessionId: string; tags: string[] }) {
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const update = useUpdateTags(orgId, sessionId);
+  const can = useHasPermission('ManageOrgSessions');
+  const denied = missingPermissionTitle('ManageOrgSessions', can);
+
+  const add = () => {
+    const parts = draft.split(',').map((t) => t.trim()).filter(Boolean);
+    const parsed = TagsBody.safeParse({ tags: parts.length ? [...tags, ...parts] : [''] });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    update.mutate({ mode: 'append', tags: parts }, { onSuccess: () => setDraft('') });
+  };
+  const serverError = update.error && isApiError(update.error) && update.error.status === 422 ? update.error.fieldErrors[0]?.msg : undefined;
+
+  return (
+    <section aria-labelledby="tags-heading" className="flex flex-col gap-2">
+      <h2 id="tags-heading" className="text-base font-semibold">
+        Tags
+      </h2>
+      <ul aria-label="Session tags" className="flex flex-wrap gap-1.5">
+        {tags.length === 0 && <li className="text-sm text-muted">No tags</li>}
+        {tags.map((t) => (
+          <li key={t}>
+            <Badge>
+              {t}
+              <button
+                type="button"
+                aria-label={`Remove tag ${t}`}
+                title={denied}
+                disabled={update.isPending || can === false}
+                className="rounded-full hover:text-danger disabled:opacity-50"
+                onClick={() => update.mutate({ mode: 'replace', tags: tags.filter((x) => x !== t) })}
+              >
+                <X className="size-3" aria-hidden />
+              </button>
+            </Badge>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="flex items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add();
+        }}
+      >
+        <Field
+          label="Add tag"
+          className="flex-1"
+          hint={`1–${SESSION_LIMITS.tag} characters, no commas (separate several with commas); at most ${SESSION_LIMITS.tags} tags.`}
+          error={error ?? serverError}
+        >
+          <input className={inputClass} value={draft} onChange={(e) => setDraft(e.target.value)} />
+        </Field>
+        <Button type="submit" className="mb-5" disabled={update.isPending || can === false} title={denied}>
+          Add
+        </Button>
+      </form>
+      {update.error && !serverError ? <ProblemView compact error={update.error} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+/** A session's message thread (cursor pages, oldest first) and the composer that sends a message. */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
+import { Button } from '@/components/button';
+import { Field, textareaClass } from '@/components/field';
+import { EmptyState, Spinner } from '@/components/page-header';
+import { ProblemView } from '@/components/problem-view';
+import { RelativeTime } from '@/components/relative-time';
+import { isApiError } from '@/lib/api-error';
+import { cn } from '@/lib/cn';
+import { formatNumber } from '@/lib/format';
+import { messagesInfiniteQueryOptions, useSendMessage } from './api';
+import { missingPermissionTitle, useHasPermission } from './use-permission';
+
+export function SessionThread({ session }: { session: Session }) {
+  const { org_id: orgId, session_id: sessionId } = session;
+  const query = useInfiniteQuery(messagesInfiniteQueryOptions(orgId, sessionId));
+  const messages = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const { refetch } = query;
+  // New messages come with a change of the session: refetch the thread when the session moves.
+  useEffect(() => {
+    void refetch();
+  }, [session.updated_at, session.status, refetch]);
+
+  return (
+    <section aria-labelledby="thread-heading" className="flex flex-col gap-3">
+      <h2 id="thread-heading" className="text-base font-semibold">
+        Messages
+      </h2>
+      {query.isPending ? (
+        <Spinner label="Loading messages…" />
+      ) : query.error && messages.length === 0 ? (
+        <ProblemView error={query.error} onRetry={() => void refetch()} />
+      ) : messages.length === 0 ? (
+        <EmptyState title="No messages yet" />
+      ) : (
+        <ol aria-label="Message thread" className="flex flex-col gap-2">
+          {messages.map((m) => (
+            <li
+              key={m.event_id}
+              className={cn(
+                'max-w-[85%] rounded-lg border px-3 py-2 text-sm',
+                m.source === 'user' ? 'self-end border-accent/30 bg-accent/10' : 'self-start border-line bg-surface',
+              )}
+            >
+              <div className="mb-1 flex items-center gap-2 text-xs text-muted">
+                <span className="font-semibold">{m.source === 'user' ? 'User' : m.source === 'agent' ? 'Agent' : m.source}</span>
+                <RelativeTime value={m.created_at} />
+              </div>
+              <p className="break-words whitespace-pre-wrap">{m.message}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+      {query.hasNextPage && (
+        <Button size="sm" className="self-center" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {query.isFetchingNextPage ? 'Loading…' : 'Load more messages'}
+        </Button>
+      )}
+      {query.error && messages.length > 0 ? <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} /> : null}
+      <Composer session={session} />
+    </section>
+  );
+}
+
+function Composer({ session }: { session: Session }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const send = useSendMessage(session.org_id, session.session_id);
+  const can = useHasPermission('UseAgentSessions');
+  const resumes = session.status === 'suspended' || (isTerminalStatus(session.status) && session.status_detail !== 'terminated');
+  const hint =
+    session.status === 'suspended'
+      ? 'This session is suspended: sending a message resumes it.'
+      : resumes
+        ? `This session ended (${session.status}): sending a message resumes it.`
+        : `The agent reads it at its next step. At most ${formatNumber(SESSION_LIMITS.message)} characters.`;
+
+  const submit = () => {
+    const parsed = SendMessageBody.safeParse({ message: text });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    send.mutate(text, { onSuccess: () => setText('') });
+  };
+  const serverError = send.error && isApiError(send.error) && send.error.status === 422 ? send.error.fieldErrors[0]?.msg : undefined;
+
+  return (
+    <form
+      className="flex flex-col gap-2 rounded-lg border border-line bg-surface p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <Field label="Message" hint={hint} error={error ?? serverError}>
+        <textarea
+          className={cn(textareaClass, 'min-h-20')}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit();
+          }}
+          placeholder={resumes ? 'Tell the agent how to continue…' : 'Write to the agent…'}
+        />
+      </Field>
+      {send.error && !serverError ? <ProblemView compact error={send.error} /> : null}
+      <div className="flex items-center justify-end gap-2">
+        {send.isSuccess && !send.isPending && <span className="text-xs text-success" role="status">Message sent.</span>}
+        <Button type="submit" variant="primary" disabled={send.isPending || can === false} title={missingPermissionTitle('UseAgentSessions', can)}>
+          {send.isPending ? 'Sending…' : resumes ? 'Send and resume' : 'Send message'}
+        </Button>
+      </div>
+    </form>
+  );
+}

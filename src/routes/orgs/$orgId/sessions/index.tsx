@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { organizationQueryOptions } from '@/features/organizations/api';
+import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
+import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { SessionsList } from '@/features/sessions/sessions-list';
+
+export const Route = createFileRoute('/orgs/$orgId/sessions/')({
+  validateSearch: sessionSearchSchema,
+  loaderDeps: ({ search }) => ({ search }),
+  loader: ({ context, params, deps }) =>
+    void context.queryClient
+      .infiniteQuery(sessionsInfiniteQueryOptions(params.orgId, toListFilters(deps.search, 'org')))
+      .catch(() => undefined),
+  component: function OrgSessionsRoute() {
+    const { orgId } = Route.useParams();
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    const org = useQuery(organizationQueryOptions(orgId));
+    return (
+      <SessionsList
+        scope={orgId}
+        title="Sessions"
+        description={org.data ? `Agent sessions of ${org.data.name}, newest first, updating live.` : undefined}
+        search={{ ...search, org_ids: undefined }}
+        onSearchChange={(patch) => void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })}
+        onClearSearch={() => void navigate({ search: {} })}
+      />
+    );
+  },
+});

@@ -1,0 +1,33 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { organizationsInfiniteQueryOptions } from '@/features/organizations/api';
+import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
+import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { SessionsList } from '@/features/sessions/sessions-list';
+
+export const Route = createFileRoute('/sessions/')({
+  validateSearch: sessionSearchSchema,
+  loaderDeps: ({ search }) => ({ search }),
+  loader: ({ context, deps }) =>
+    void context.queryClient
+      .infiniteQuery(sessionsInfiniteQueryOptions(ENTERPRISE_SCOPE, toListFilters(deps.search, 'enterprise')))
+      .catch(() => undefined),
+  component: function EnterpriseSessionsRoute() {
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    const orgs = useInfiniteQuery(organizationsInfiniteQueryOptions());
+    const organizations = useMemo(() => orgs.data?.pages.flatMap((p) => p.items) ?? [], [orgs.data]);
+    return (
+      <SessionsList
+        scope={ENTERPRISE_SCOPE}
+        title="All sessions"
+        description="Agent sessions across the organizations of the enterprise, newest first, updating live."
+        search={search}
+        organizations={organizations}
+        onSearchChange={(patch) => void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })}
+        onClearSearch={() => void navigate({ search: {} })}
+      />
+    );
+  },
+});
