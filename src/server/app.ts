@@ -10,7 +10,7 @@ import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
 import { openConsoleStore } from './console/store';
 import { createUpstreamClient } from './console/upstream-client';
-import { instanceOf, sendProblem } from './problem-reply';
+import { answerClientErrors, instanceOf, sendProblem } from './problem-reply';
 import { createForwarder } from './proxy/forward';
 import { allowedHostHeaders, bodyTypeProblem, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';
 
@@ -119,12 +119,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       sendProblem(res, 500, 'The console server failed while handling this request', instanceOf(req.url));
     }
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ type: 'about:blank', status, title: status === 431 ? 'Request Header Fields Too Large' : 'Bad Request', detail: status === 431 ? 'The request headers are too large' : 'The request could not be parsed' });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+  answerClientErrors(server);
 
   return {
     server,

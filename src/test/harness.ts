@@ -110,7 +110,8 @@ export function rawRequest(
   body?: string,
 ): Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...headers } }, (res) => {
+    const length = body !== undefined && !headers['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(body)) } : {};
+    const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...length, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));

@@ -4,7 +4,9 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from '../problem-reply';
 import type { AuditInput, SandboxContext, HandlerMap, SeedContext } from './context';
 import { migrate, openDb, type Db } from './db';
 import { createDispatcher } from './dispatcher';
@@ -118,6 +120,7 @@ export async function startSandbox(
     const s = serve({ fetch: sandbox.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrors(server as Server);
   const port = (server.address() as AddressInfo).port;
   return {
     ...sandbox,
