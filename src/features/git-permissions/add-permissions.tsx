@@ -123,7 +123,7 @@ export function AddPermissions({
           {repos.error ? (
             <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
           ) : (
-            <ul role="listbox" aria-label="Repositories" className="max-h-56 divide-y divide-line/60 overflow-auto rounded-md border border-line">
+            <ul role="listbox" aria-label="Repositories" className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line">
               {repos.isPending && <li className="px-3 py-2 text-sm text-muted">Searching…</li>}
               {repos.data?.items.length === 0 && <li className="px-3 py-2 text-sm text-muted">No repository matches “{debounced}”.</li>}
               {repos.data?.items.map((r) => {

@@ -81,7 +81,7 @@ export const gitRepositoriesQueryOptions = (connectionId: string, filter: string
     staleTime: 60_000,
   });
 
-export interface RevisionPage extends Page<GitPermissionRevisionSummary> {}
+export type RevisionPage = Page<GitPermissionRevisionSummary>;
 
 export const gitRevisionsInfiniteQueryOptions = (orgId: string) =>
   infiniteQueryOptions({

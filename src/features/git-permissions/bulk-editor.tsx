@@ -439,7 +439,7 @@ function EditorSession({
             onRemove={removeRow}
             onSelect={toggleSelect}
           />
-          <div className="sticky bottom-0 mt-3 flex flex-wrap items-center gap-2 border-t border-line bg-bg/95 py-3">
+          <div className="mt-3 flex flex-wrap items-center gap-2 py-2">
             <Button variant="primary" disabled={!canReview} onClick={() => setMode('review')}>
               Review changes
             </Button>
