@@ -47,7 +47,7 @@ function randomRequest(rng: Rng, orgIds: string[]) {
   let path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
     name === 'org_id' && rng.chance(0.8) ? rng.pick(orgIds) : encodeURIComponent(String(rng.pick([rng.hex(8), ...NASTY.filter(Boolean)]))),
   );
-  if (rng.chance(0.05)) path = `/v3/${rng.hex(4)}/${rng.pick(NASTY.filter(Boolean)).slice(0, 20)}`;
+  if (rng.chance(0.05)) path = `/v3/${rng.hex(4)}/${encodeURIComponent(rng.pick(NASTY.filter(Boolean)).slice(0, 20))}`;
   const params = new URLSearchParams();
   for (const key of [...shapeKeys(op.query), 'first', 'after', rng.hex(3)]) {
     if (!rng.chance(0.4)) continue;
