@@ -26,7 +26,7 @@ export function SessionThread({ session }: { session: Session }) {
   return (
     <section aria-labelledby="thread-heading" className="flex flex-col gap-3">
       <h2 id="thread-heading" className="text-base font-semibold">
-        Messages
+        Thread
       </h2>
       {query.isPending ? (
         <Spinner label="Loading messages…" />
@@ -35,7 +35,7 @@ export function SessionThread({ session }: { session: Session }) {
       ) : messages.length === 0 ? (
         <EmptyState title="No messages yet" />
       ) : (
-        <ol aria-label="Message thread" className="flex flex-col gap-2">
+        <ol aria-label="Thread" className="flex flex-col gap-2">
           {messages.map((m) => (
             <li
               key={m.event_id}

@@ -1,0 +1,133 @@
+/**
+ * Sessions journeys: create a session and watch it settle live; resume a suspended session with a message;
+ * archive and terminate; filter by origin through the URL and share the link. The sandbox runs with
+ * SANDBOX_TICK_MS=150, so a new session settles in a few seconds.
+ */
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function orgIds(request: APIRequestContext): Promise<string[]> {
+  const res = await request.get('/api/v3/enterprise/organizations');
+  return ((await res.json()) as { items: Array<{ org_id: string }> }).items.map((o) => o.org_id);
+}
+
+async function createViaApi(request: APIRequestContext, orgId: string, title: string): Promise<string> {
+  const res = await request.post(`/api/v3/organizations/${orgId}/sessions`, { data: { prompt: `E2E: ${title}`, title } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { session_id: string }).session_id;
+}
+
+const liveStatus = (page: Page) => page.getByRole('group', { name: 'Live status' }).getByTestId('session-status');
+
+test('create a session and watch its status reach a terminal state live, without reloading', async ({ page, request }) => {
+  const [orgId] = await orgIds(request);
+  await page.goto(`/orgs/${orgId}/sessions`);
+  await page.getByRole('link', { name: 'New session' }).click();
+  await expect(page.getByRole('heading', { name: 'New session' })).toBeVisible();
+
+  // Validated before sending: an empty prompt is refused on its field.
+  await page.getByRole('button', { name: 'Create session' }).click();
+  await expect(page.getByText('prompt must not be empty')).toBeVisible();
+
+  const title = `Watch me ${Date.now()}`;
+  await page.getByLabel('Prompt').fill('Upgrade the lint config and fix the warnings.');
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Agent mode').selectOption('fast');
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  await page.getByLabel('Secret 1 key').fill('NPM_TOKEN');
+  await page.getByLabel('Secret 1 value').fill('npm_secret_value');
+  await expect(page.getByLabel('Secret 1 value')).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Create session' }).click();
+
+  await expect(page).toHaveURL(/\/sessions\/session-[0-9a-f]+$/);
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await expect(page.getByText('npm_secret_value')).toHaveCount(0);
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await page.getByLabel('Refresh every').first().selectOption('2000');
+
+  await expect(liveStatus(page)).toHaveText(/^(exit|error|suspended)$/, { timeout: 30_000 });
+  const timeline = page.getByRole('list', { name: 'Status changes seen' }).getByRole('listitem');
+  expect(await timeline.count()).toBeGreaterThan(1);
+  await expect(page.getByTestId('updated-ago')).toHaveText(/Updated \d+ s ago/);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+});
+
+test('a message to a suspended session resumes it', async ({ page, request }) => {
+  const orgs = await orgIds(request);
+  const orgId = orgs[2]!;
+  const res = await request.get(`/api/v3/organizations/${orgId}/sessions?status=suspended&first=20`);
+  const suspended = ((await res.json()) as { items: Array<{ session_id: string; status: string }> }).items;
+  const target = suspended[Math.floor(Math.random() * suspended.length)]!;
+  await page.goto(`/orgs/${orgId}/sessions/${target.session_id}`);
+  await expect(liveStatus(page)).toHaveText('suspended');
+  await expect(page.getByText('This session is suspended: sending a message resumes it.')).toBeVisible();
+
+  const message = `Please continue ${Date.now()}`;
+  await page.getByLabel('Message').fill(message);
+  await page.getByRole('button', { name: 'Send and resume' }).click();
+  await expect(liveStatus(page)).toHaveText(/^(resuming|running)$/);
+  await expect(page.getByRole('list', { name: 'Thread' }).getByText(message)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Status changes seen' }).getByTestId('session-status').last()).toHaveText(/resuming|running/);
+});
+
+test('archive a session, and terminate another with the archive option', async ({ page, request }) => {
+  const orgs = await orgIds(request);
+  const orgId = orgs[3]!;
+  const toArchive = await createViaApi(request, orgId, `Archive me ${Date.now()}`);
+  await page.goto(`/orgs/${orgId}/sessions/${toArchive}`);
+  await page.getByRole('button', { name: 'Archive' }).click();
+  await expect(page.getByRole('button', { name: 'Archived' })).toBeDisabled();
+  await expect(page.getByRole('group', { name: 'Live status' }).getByText('Archived')).toBeVisible();
+
+  const toTerminate = await createViaApi(request, orgId, `Terminate me ${Date.now()}`);
+  await page.goto(`/orgs/${orgId}/sessions/${toTerminate}`);
+  await page.getByRole('button', { name: 'Terminate' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Terminate this session?' });
+  await expect(dialog.getByLabel('Also archive the session')).toBeChecked();
+  await dialog.getByRole('button', { name: 'Terminate session' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(liveStatus(page)).toHaveText('exit');
+  await expect(page.getByRole('button', { name: 'Terminated' })).toBeDisabled();
+  await expect(page.getByRole('group', { name: 'Live status' }).getByText('Archived')).toBeVisible();
+
+  const after = await request.get(`/api/v3/organizations/${orgId}/sessions/${toTerminate}`);
+  expect(await after.json()).toMatchObject({ status: 'exit', is_archived: true });
+});
+
+test('filter by origin through the URL and share the link', async ({ page, browser, request }) => {
+  const [orgId] = await orgIds(request);
+  await page.goto(`/orgs/${orgId}/sessions`);
+  const table = page.getByRole('table', { name: 'Sessions' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+
+  await page.getByRole('button', { name: /^Origin:/ }).click();
+  await page.getByRole('checkbox', { name: 'slack' }).check();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/[?&]origins=slack\b/);
+  const originCells = table.getByRole('row').locator('[role="cell"]:nth-child(3)');
+  await expect(originCells.first()).toHaveText('slack');
+  for (const text of await originCells.allTextContents()) expect(text).toBe('slack');
+
+  // The link alone reproduces the view, in a fresh browser.
+  const shared = page.url();
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(shared);
+  await expect(second.getByRole('button', { name: /^Origin: slack/ })).toBeVisible();
+  const sharedCells = second.getByRole('table', { name: 'Sessions' }).getByRole('row').locator('[role="cell"]:nth-child(3)');
+  await expect(sharedCells.first()).toHaveText('slack');
+  for (const text of await sharedCells.allTextContents()) expect(text).toBe('slack');
+  await other.close();
+
+  // A hand-written link with comma-joined origins works too.
+  await page.goto(`/orgs/${orgId}/sessions?origins=api,cli`);
+  await expect(page.getByRole('button', { name: /^Origin: api, cli/ })).toBeVisible();
+  await expect(originCells.first()).toHaveText(/^(api|cli)$/);
+  for (const text of await originCells.allTextContents()) expect(['api', 'cli']).toContain(text);
+});
+
+test('an unknown session shows a not-found view', async ({ page, request }) => {
+  const [orgId] = await orgIds(request);
+  await page.goto(`/orgs/${orgId}/sessions/session-doesnotexist`);
+  await expect(page.getByRole('heading', { name: 'Session not found' })).toBeVisible();
+});
