@@ -64,12 +64,13 @@ interface InFlightPlan {
 
 /**
  * What each organization has in flight when seeded: a long build and a short one running, a short pending
- * build that starts within seconds and long ones behind it, so every status stays present for a long while
- * and the console sees changes right away.
+ * build that starts within seconds and a queue of long ones behind it, so every status stays present for a
+ * long while (about half an hour at a 150 ms tick) and the console sees changes right away.
  */
 function inFlightPlan(rng: Rng): InFlightPlan[] {
+  const long = () => rng.int(3_000, 6_000);
   return [
-    { status: 'running', ticksLeft: rng.int(3_000, 6_000), runTicks: 0, outcome: 'succeeded', trigger: 'manual' },
+    { status: 'running', ticksLeft: long(), runTicks: 0, outcome: 'succeeded', trigger: 'manual' },
     {
       status: 'running',
       ticksLeft: rng.int(10, 30),
@@ -78,20 +79,14 @@ function inFlightPlan(rng: Rng): InFlightPlan[] {
       trigger: 'auto',
     },
     { status: 'pending', ticksLeft: rng.int(2, 5), runTicks: rng.int(15, 40), outcome: 'succeeded', trigger: 'manual' },
-    {
-      status: 'pending',
+    // A queue of long builds behind them keeps pending and running builds around for a long while.
+    ...Array.from({ length: 6 }, (_, i) => ({
+      status: 'pending' as const,
       ticksLeft: rng.int(2, 5),
-      runTicks: rng.int(3_000, 6_000),
-      outcome: 'failed',
-      trigger: 'auto',
-    },
-    {
-      status: 'pending',
-      ticksLeft: rng.int(2, 5),
-      runTicks: rng.int(3_000, 6_000),
-      outcome: 'succeeded',
-      trigger: 'manual',
-    },
+      runTicks: long(),
+      outcome: i % 3 === 1 ? ('failed' as const) : ('succeeded' as const),
+      trigger: i % 2 === 0 ? ('auto' as const) : ('manual' as const),
+    })),
   ];
 }
 
@@ -149,8 +144,9 @@ function seedOrg(db: Db, rng: Rng, orgId: string, t: number) {
     }
   }
   if (activeId) db.prepare('UPDATE snapshot_builds SET is_active = 1 WHERE build_id = ?').run(activeId);
-  inFlightPlan(rng).forEach((p, i) => {
-    const created = t - (5 - i) * rng.int(60, 300);
+  const plan = inFlightPlan(rng);
+  plan.forEach((p, i) => {
+    const created = t - (plan.length - i) * rng.int(60, 300);
     const started = p.status === 'running' ? created + rng.int(10, 60) : null;
     insert.run(
       `build-${rng.hex(12)}`,
