@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { isApiError } from '@/lib/api-error';
 import { createQueryClient } from '@/lib/query-client';
 import { applyTheme, readTheme } from '@/lib/theme';
 import { createAppRouter } from './router';
@@ -13,7 +14,13 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 
-createRoot(document.getElementById('root')!).render(
+createRoot(document.getElementById('root')!, {
+  // Errors a screen shows in place (API problems) are expected; only unexpected ones are logged.
+  onCaughtError: (error, info) => {
+    if (isApiError(error)) return;
+    console.error(error, info.componentStack);
+  },
+}).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

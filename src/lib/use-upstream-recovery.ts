@@ -3,7 +3,8 @@
  * that failed, so the console recovers by itself without a reload.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { apiCall } from './api-client';
 import { offlineSignal } from './api-events';
 
@@ -11,6 +12,8 @@ export const RECOVERY_PROBE_MS = 4_000;
 
 export function useUpstreamRecovery(): boolean {
   const queryClient = useQueryClient();
+  const router = useRouter();
+  const wasOffline = useRef(false);
   const offline = useSyncExternalStore(offlineSignal.subscribe, offlineSignal.get, offlineSignal.get);
   useEffect(() => {
     if (!offline) return;
@@ -32,9 +35,15 @@ export function useUpstreamRecovery(): boolean {
     };
   }, [offline]);
   useEffect(() => {
-    if (offline) return;
-    // Back (or never gone): refetch whatever failed meanwhile.
+    if (offline) {
+      wasOffline.current = true;
+      return;
+    }
+    if (!wasOffline.current) return;
+    wasOffline.current = false;
+    // Back: refetch whatever failed meanwhile, and rerun the loaders of a screen that failed to open.
     void queryClient.refetchQueries({ predicate: (q) => q.state.status === 'error' && q.getObserversCount() > 0 });
-  }, [offline, queryClient]);
+    void router.invalidate({ filter: (match) => match.status === 'error' });
+  }, [offline, queryClient, router]);
   return offline;
 }
