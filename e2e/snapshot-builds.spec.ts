@@ -1,0 +1,36 @@
+/** Snapshot builds: filter by status and "active only" through the screen, with the filters kept in the URL. */
+import type { Page } from '@playwright/test';
+import { expect, firstOrgId, test } from './fixtures';
+
+const table = (page: Page) => page.getByRole('table', { name: 'Snapshot builds' });
+
+test('filters builds by status and shows the active build only', async ({ page, request }) => {
+  await page.goto(`/orgs/${await firstOrgId(request)}/snapshot-builds`);
+  await expect(page.getByRole('heading', { name: 'Snapshot builds' })).toBeVisible();
+  await expect(table(page).getByRole('row').nth(1)).toBeVisible();
+
+  await page.getByLabel('Status').selectOption('failed');
+  await expect(page).toHaveURL(/status=failed/);
+  const rows = table(page).getByRole('row');
+  await expect(rows.nth(1)).toBeVisible();
+  const statuses = await rows.evaluateAll((els) =>
+    els.slice(1).map((el) => el.querySelectorAll('[role=cell]')[1]?.textContent),
+  );
+  expect(statuses.length).toBeGreaterThan(0);
+  expect(new Set(statuses)).toEqual(new Set(['Failed']));
+  // Every finished build shows its duration.
+  await expect(rows.nth(1).getByRole('cell').nth(5)).toHaveText(/\d+ (s|min|h)/);
+
+  await page.reload();
+  await expect(page.getByLabel('Status')).toHaveValue('failed');
+
+  await page.getByLabel('Status').selectOption('succeeded');
+  await page.getByLabel('Active only').check();
+  await expect(page).toHaveURL(/active=true/);
+  await expect(page.getByText(/^Loaded 1 of 1/)).toBeVisible();
+  await expect(rows.nth(1)).toContainText('Succeeded');
+  await expect(rows.nth(1)).toContainText('Active');
+
+  await page.getByLabel('Status').selectOption('failed');
+  await expect(page.getByText('The active build is not failed')).toBeVisible();
+});
