@@ -12,14 +12,19 @@ async function orgIds(request: APIRequestContext): Promise<string[]> {
 }
 
 async function createViaApi(request: APIRequestContext, orgId: string, title: string): Promise<string> {
-  const res = await request.post(`/api/v3/organizations/${orgId}/sessions`, { data: { prompt: `E2E: ${title}`, title } });
+  const res = await request.post(`/api/v3/organizations/${orgId}/sessions`, {
+    data: { prompt: `E2E: ${title}`, title },
+  });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { session_id: string }).session_id;
 }
 
 const liveStatus = (page: Page) => page.getByRole('group', { name: 'Live status' }).getByTestId('session-status');
 
-test('create a session and watch its status reach a terminal state live, without reloading', async ({ page, request }) => {
+test('create a session and watch its status reach a terminal state live, without reloading', async ({
+  page,
+  request,
+}) => {
   const [orgId] = await orgIds(request);
   await page.goto(`/orgs/${orgId}/sessions`);
   await page.getByRole('link', { name: 'New session' }).click();
@@ -67,7 +72,9 @@ test('a message to a suspended session resumes it', async ({ page, request }) =>
   await page.getByRole('button', { name: 'Send and resume' }).click();
   await expect(liveStatus(page)).toHaveText(/^(resuming|running)$/);
   await expect(page.getByRole('list', { name: 'Thread' }).getByText(message)).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Status changes seen' }).getByTestId('session-status').last()).toHaveText(/resuming|running/);
+  await expect(page.getByRole('list', { name: 'Status changes seen' }).getByTestId('session-status').last()).toHaveText(
+    /resuming|running/,
+  );
 });
 
 test('archive a session, and terminate another with the archive option', async ({ page, request }) => {
@@ -114,7 +121,10 @@ test('filter by origin through the URL and share the link', async ({ page, brows
   const second = await other.newPage();
   await second.goto(shared);
   await expect(second.getByRole('button', { name: /^Origin: slack/ })).toBeVisible();
-  const sharedCells = second.getByRole('table', { name: 'Sessions' }).getByRole('row').locator('[role="cell"]:nth-child(3)');
+  const sharedCells = second
+    .getByRole('table', { name: 'Sessions' })
+    .getByRole('row')
+    .locator('[role="cell"]:nth-child(3)');
   await expect(sharedCells.first()).toHaveText('slack');
   for (const text of await sharedCells.allTextContents()) expect(text).toBe('slack');
   await other.close();

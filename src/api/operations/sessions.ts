@@ -15,7 +15,16 @@ import { pageOf } from '../page';
 import { defineOperations } from './define';
 
 /** Status values the console knows (api-facts). The API may send others: they are shown as they are. */
-export const SESSION_STATUSES = ['new', 'creating', 'claimed', 'running', 'resuming', 'suspended', 'exit', 'error'] as const;
+export const SESSION_STATUSES = [
+  'new',
+  'creating',
+  'claimed',
+  'running',
+  'resuming',
+  'suspended',
+  'exit',
+  'error',
+] as const;
 export type KnownSessionStatus = (typeof SESSION_STATUSES)[number];
 
 /** Polling clients stop on these (spec: "treated as terminal by polling clients"). */
@@ -43,7 +52,18 @@ export const SUSPENDED_STATUS_DETAILS = [
  * `origins` filter values: the spec's `webapp`, `api`, `other`, the vendor reference's `automation`, `cli`,
  * `desktop`, and the chat and issue-tracker integrations.
  */
-export const SESSION_ORIGINS = ['webapp', 'api', 'automation', 'cli', 'desktop', 'slack', 'teams', 'linear', 'jira', 'other'] as const;
+export const SESSION_ORIGINS = [
+  'webapp',
+  'api',
+  'automation',
+  'cli',
+  'desktop',
+  'slack',
+  'teams',
+  'linear',
+  'jira',
+  'other',
+] as const;
 export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
 
 export const AGENT_MODES = ['normal', 'fast', 'lite'] as const;
@@ -126,9 +146,13 @@ export const SessionTags = z.looseObject({ tags: z.array(z.string()) });
 export const InsightsAnalysis = z.looseObject({
   classification: z.looseObject({ category: z.string(), summary: z.string().nullish() }).nullish(),
   action_items: z.array(z.string()).nullish(),
-  issues: z.array(z.looseObject({ title: z.string(), severity: z.string().nullish(), detail: z.string().nullish() })).nullish(),
+  issues: z
+    .array(z.looseObject({ title: z.string(), severity: z.string().nullish(), detail: z.string().nullish() }))
+    .nullish(),
   suggested_prompt: z.string().nullish(),
-  timeline: z.array(z.looseObject({ at: UnixSeconds.nullish(), title: z.string(), detail: z.string().nullish() })).nullish(),
+  timeline: z
+    .array(z.looseObject({ at: UnixSeconds.nullish(), title: z.string(), detail: z.string().nullish() }))
+    .nullish(),
 });
 export type InsightsAnalysis = z.infer<typeof InsightsAnalysis>;
 
@@ -199,53 +223,65 @@ const stringList = (name: string, max: number, itemMax: number = SESSION_LIMITS.
  * `structured_output_schema`, `resumable`). `session_links` (type not shown) are taken as links (URLs) to
  * related sessions or pages, given to the agent as context.
  */
-export const CreateSessionBody = z
-  .strictObject({
-    prompt: z
-      .string({ message: 'prompt is required: say what the agent should do' })
-      .refine((s) => s.trim().length > 0, { message: 'prompt must not be empty: say what the agent should do' })
-      .refine((s) => s.length <= SESSION_LIMITS.prompt, {
-        message: `prompt is at most ${fmt(SESSION_LIMITS.prompt)} characters`,
-      }),
-    agent_mode: z
-      .enum(AGENT_MODES, { message: 'agent_mode must be normal, fast or lite (omit it for the organization default)' })
-      .nullish(),
-    title: z.string({ message: 'title must be a string' }).max(SESSION_LIMITS.title, `title is at most ${SESSION_LIMITS.title} characters`).nullish(),
-    tags: TagList.nullish(),
-    playbook_id: idString('playbook_id').nullish(),
-    child_playbook_id: idString('child_playbook_id').nullish(),
-    session_secrets: z
-      .array(SessionSecret, { message: 'session_secrets must be a list of {key, value, sensitive}' })
-      .max(SESSION_LIMITS.secrets, `at most ${SESSION_LIMITS.secrets} session secrets`)
-      .superRefine((items, ctx) => {
-        const seen = new Set<string>();
-        items.forEach((s, i) => {
-          if (seen.has(s.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `key ${s.key} is given twice` });
-          seen.add(s.key);
-        });
-      })
-      .nullish(),
-    create_as_user_id: idString('create_as_user_id').nullish(),
-    session_links: stringList('session_links', SESSION_LIMITS.sessionLinks, SESSION_LIMITS.sessionLink).nullish(),
-    bypass_approval: z.boolean({ message: 'bypass_approval must be true or false' }).nullish(),
-    knowledge_ids: stringList('knowledge_ids', SESSION_LIMITS.idList).nullish(),
-    secret_ids: stringList('secret_ids', SESSION_LIMITS.idList).nullish(),
-    repos: z
-      .array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'repos items are written owner/name'), { message: 'repos must be a list of owner/name' })
-      .max(SESSION_LIMITS.idList, `at most ${SESSION_LIMITS.idList} repos`)
-      .nullish(),
-    attachment_urls: stringList('attachment_urls', SESSION_LIMITS.idList, SESSION_LIMITS.sessionLink).nullish(),
-    max_acu_limit: z.number({ message: 'max_acu_limit must be a number' }).int('max_acu_limit must be a whole number').positive('max_acu_limit must be positive').nullish(),
-    structured_output_schema: z.record(z.string(), z.unknown(), { message: 'structured_output_schema must be a JSON object' }).nullish(),
-    resumable: z.boolean({ message: 'resumable must be true or false' }).default(true),
-  });
+export const CreateSessionBody = z.strictObject({
+  prompt: z
+    .string({ message: 'prompt is required: say what the agent should do' })
+    .refine((s) => s.trim().length > 0, { message: 'prompt must not be empty: say what the agent should do' })
+    .refine((s) => s.length <= SESSION_LIMITS.prompt, {
+      message: `prompt is at most ${fmt(SESSION_LIMITS.prompt)} characters`,
+    }),
+  agent_mode: z
+    .enum(AGENT_MODES, { message: 'agent_mode must be normal, fast or lite (omit it for the organization default)' })
+    .nullish(),
+  title: z
+    .string({ message: 'title must be a string' })
+    .max(SESSION_LIMITS.title, `title is at most ${SESSION_LIMITS.title} characters`)
+    .nullish(),
+  tags: TagList.nullish(),
+  playbook_id: idString('playbook_id').nullish(),
+  child_playbook_id: idString('child_playbook_id').nullish(),
+  session_secrets: z
+    .array(SessionSecret, { message: 'session_secrets must be a list of {key, value, sensitive}' })
+    .max(SESSION_LIMITS.secrets, `at most ${SESSION_LIMITS.secrets} session secrets`)
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((s, i) => {
+        if (seen.has(s.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `key ${s.key} is given twice` });
+        seen.add(s.key);
+      });
+    })
+    .nullish(),
+  create_as_user_id: idString('create_as_user_id').nullish(),
+  session_links: stringList('session_links', SESSION_LIMITS.sessionLinks, SESSION_LIMITS.sessionLink).nullish(),
+  bypass_approval: z.boolean({ message: 'bypass_approval must be true or false' }).nullish(),
+  knowledge_ids: stringList('knowledge_ids', SESSION_LIMITS.idList).nullish(),
+  secret_ids: stringList('secret_ids', SESSION_LIMITS.idList).nullish(),
+  repos: z
+    .array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'repos items are written owner/name'), {
+      message: 'repos must be a list of owner/name',
+    })
+    .max(SESSION_LIMITS.idList, `at most ${SESSION_LIMITS.idList} repos`)
+    .nullish(),
+  attachment_urls: stringList('attachment_urls', SESSION_LIMITS.idList, SESSION_LIMITS.sessionLink).nullish(),
+  max_acu_limit: z
+    .number({ message: 'max_acu_limit must be a number' })
+    .int('max_acu_limit must be a whole number')
+    .positive('max_acu_limit must be positive')
+    .nullish(),
+  structured_output_schema: z
+    .record(z.string(), z.unknown(), { message: 'structured_output_schema must be a JSON object' })
+    .nullish(),
+  resumable: z.boolean({ message: 'resumable must be true or false' }).default(true),
+});
 export type CreateSessionBody = z.input<typeof CreateSessionBody>;
 
 export const SendMessageBody = z.strictObject({
   message: z
     .string({ message: 'message is required' })
     .refine((s) => s.trim().length > 0, { message: 'message must not be empty' })
-    .refine((s) => s.length <= SESSION_LIMITS.message, { message: `message is at most ${fmt(SESSION_LIMITS.message)} characters` }),
+    .refine((s) => s.length <= SESSION_LIMITS.message, {
+      message: `message is at most ${fmt(SESSION_LIMITS.message)} characters`,
+    }),
 });
 export type SendMessageBody = z.input<typeof SendMessageBody>;
 
@@ -264,9 +300,12 @@ export const SessionListQuery = z.object({
   first: First,
   after: After,
   origins: queryArray(z.enum(SESSION_ORIGINS, { message: `origins values are ${SESSION_ORIGINS.join(', ')}` })),
-  session_ids: queryArray(z.string().max(SESSION_LIMITS.id)).refine((v) => !v || v.length <= SESSION_LIMITS.sessionIdsFilter, {
-    message: `at most ${SESSION_LIMITS.sessionIdsFilter} session_ids per request`,
-  }),
+  session_ids: queryArray(z.string().max(SESSION_LIMITS.id)).refine(
+    (v) => !v || v.length <= SESSION_LIMITS.sessionIdsFilter,
+    {
+      message: `at most ${SESSION_LIMITS.sessionIdsFilter} session_ids per request`,
+    },
+  ),
   created_after: unixQuery('created_after'),
   created_before: unixQuery('created_before'),
   updated_after: unixQuery('updated_after'),

@@ -51,7 +51,8 @@ export function fetchSessionsPage(
 export const sessionsInfiniteQueryOptions = (scope: SessionScope, filters: SessionListFilters) =>
   infiniteQueryOptions({
     queryKey: sessionKeys.list(scope, filters),
-    queryFn: ({ pageParam, signal }) => fetchSessionsPage(scope, { ...filters, first: SESSIONS_PAGE_SIZE, after: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      fetchSessionsPage(scope, { ...filters, first: SESSIONS_PAGE_SIZE, after: pageParam }, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     staleTime: 5 * 60_000,
@@ -82,7 +83,8 @@ export const messagesInfiniteQueryOptions = (orgId: string, sessionId: string) =
 export const insightsQueryOptions = (orgId: string, sessionId: string) =>
   queryOptions({
     queryKey: sessionKeys.insights(orgId, sessionId),
-    queryFn: ({ signal }) => apiCall('sessions.insights.get', { params: { org_id: orgId, agent_id: sessionId }, signal }),
+    queryFn: ({ signal }) =>
+      apiCall('sessions.insights.get', { params: { org_id: orgId, agent_id: sessionId }, signal }),
     staleTime: 5_000,
   });
 
@@ -90,7 +92,9 @@ export const insightsQueryOptions = (orgId: string, sessionId: string) =>
 export function mergeSessionsIntoLists(queryClient: QueryClient, sessions: readonly Session[]): void {
   if (sessions.length === 0) return;
   const byId = new Map(sessions.map((s) => [s.session_id, s]));
-  queryClient.setQueriesData<SessionsPages>({ queryKey: sessionKeys.lists() }, (old) => (old ? mergePages(old, byId) : old));
+  queryClient.setQueriesData<SessionsPages>({ queryKey: sessionKeys.lists() }, (old) =>
+    old ? mergePages(old, byId) : old,
+  );
 }
 
 export function mergePages(old: SessionsPages, byId: ReadonlyMap<string, Session>): SessionsPages {

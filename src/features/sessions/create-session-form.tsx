@@ -46,7 +46,17 @@ const EMPTY: CreateSessionValues = {
   bypass_approval: false,
 };
 
-const FORM_FIELDS = ['prompt', 'agent_mode', 'title', 'tags', 'playbook_id', 'session_secrets', 'create_as_user_id', 'session_links', 'bypass_approval'];
+const FORM_FIELDS = [
+  'prompt',
+  'agent_mode',
+  'title',
+  'tags',
+  'playbook_id',
+  'session_secrets',
+  'create_as_user_id',
+  'session_links',
+  'bypass_approval',
+];
 
 const list = (text: string, sep: RegExp) =>
   text
@@ -62,7 +72,8 @@ export function toCreateBody(v: CreateSessionValues): CreateSessionBody {
   const tags = list(v.tags, /,/);
   if (tags.length) body.tags = tags;
   if (v.playbook_id.trim()) body.playbook_id = v.playbook_id.trim();
-  if (v.session_secrets.length) body.session_secrets = v.session_secrets.map((s) => ({ key: s.key, value: s.value, sensitive: s.sensitive }));
+  if (v.session_secrets.length)
+    body.session_secrets = v.session_secrets.map((s) => ({ key: s.key, value: s.value, sensitive: s.sensitive }));
   if (v.create_as_user_id.trim()) body.create_as_user_id = v.create_as_user_id.trim();
   const links = list(v.session_links, /\n/);
   if (links.length) body.session_links = links;
@@ -165,7 +176,11 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
           <Field label="Playbook" hint="Optional playbook id the agent follows." error={e.playbook_id?.message}>
             <input className={inputClass} placeholder="playbook-…" {...register('playbook_id')} />
           </Field>
-          <Field label="Create as user" hint="Optional user id to create the session on behalf of." error={e.create_as_user_id?.message}>
+          <Field
+            label="Create as user"
+            hint="Optional user id to create the session on behalf of."
+            error={e.create_as_user_id?.message}
+          >
             <input className={inputClass} placeholder="user-…" {...register('create_as_user_id')} />
           </Field>
           <Field
@@ -185,14 +200,19 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
         <fieldset className="flex flex-col gap-2 rounded-lg border border-line p-3">
           <legend className="px-1 text-sm font-medium">Session secrets</legend>
           <p className="text-xs text-muted">
-            Temporary secrets for this session only, not stored in the organization's secrets. Key 1–{SESSION_LIMITS.secretKey}{' '}
-            characters; value at most {formatNumber(SESSION_LIMITS.secretValue)} characters. Sensitive by default: values are never
-            shown again.
+            Temporary secrets for this session only, not stored in the organization's secrets. Key 1–
+            {SESSION_LIMITS.secretKey} characters; value at most {formatNumber(SESSION_LIMITS.secretValue)} characters.
+            Sensitive by default: values are never shown again.
           </p>
           {secrets.fields.map((f, i) => {
             const sensitive = watch(`session_secrets.${i}.sensitive`);
             return (
-              <div key={f.id} role="group" aria-label={`Secret ${i + 1}`} className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1.4fr_auto_auto]">
+              <div
+                key={f.id}
+                role="group"
+                aria-label={`Secret ${i + 1}`}
+                className="grid grid-cols-1 items-start gap-2 sm:grid-cols-[1fr_1.4fr_auto_auto]"
+              >
                 <Field label={`Secret ${i + 1} key`} error={e.session_secrets?.[i]?.key?.message}>
                   <input className={inputClass} autoComplete="off" {...register(`session_secrets.${i}.key`)} />
                 </Field>
@@ -208,7 +228,12 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
                   <input type="checkbox" {...register(`session_secrets.${i}.sensitive`)} />
                   Sensitive
                 </label>
-                <Button variant="ghost" className="mt-6" aria-label={`Remove secret ${i + 1}`} onClick={() => secrets.remove(i)}>
+                <Button
+                  variant="ghost"
+                  className="mt-6"
+                  aria-label={`Remove secret ${i + 1}`}
+                  onClick={() => secrets.remove(i)}
+                >
                   <Trash2 className="size-4" aria-hidden />
                 </Button>
               </div>

@@ -9,7 +9,11 @@ export function RefreshIntervalSelect() {
   return (
     <label className="flex items-center gap-1.5 text-xs font-medium text-muted">
       Refresh every
-      <select className={cn(inputClass, 'h-7 w-auto pr-7 text-xs')} value={ms} onChange={(e) => setMs(Number(e.target.value))}>
+      <select
+        className={cn(inputClass, 'h-7 w-auto pr-7 text-xs')}
+        value={ms}
+        onChange={(e) => setMs(Number(e.target.value))}
+      >
         {REFRESH_OPTIONS.map((o) => (
           <option key={o.ms} value={o.ms}>
             {o.label}
@@ -25,7 +29,8 @@ export function SecondsAgo({ at, prefix = 'Updated' }: { at: number | null | und
   const now = useNow(1_000);
   if (!at) return <span>{prefix} —</span>;
   const s = Math.max(0, Math.round((now - at) / 1000));
-  const text = s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s ago` : `${Math.floor(s / 3600)} h ago`;
+  const text =
+    s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s ago` : `${Math.floor(s / 3600)} h ago`;
   return (
     <span title={new Date(at).toLocaleString()}>
       {prefix} {text}

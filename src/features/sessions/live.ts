@@ -62,7 +62,10 @@ export const MAX_POLLED_SESSIONS = 200;
 
 /** Sessions whose status may still change: everything not terminal, unknown statuses included. */
 export function liveSessionIds(sessions: readonly Session[]): string[] {
-  return sessions.filter((s) => !isTerminalStatus(s.status)).map((s) => s.session_id).slice(0, MAX_POLLED_SESSIONS);
+  return sessions
+    .filter((s) => !isTerminalStatus(s.status))
+    .map((s) => s.session_id)
+    .slice(0, MAX_POLLED_SESSIONS);
 }
 
 export interface LiveState {
@@ -74,13 +77,19 @@ export interface LiveState {
   error: unknown;
 }
 
-export function useLiveSessions(opts: { scope: SessionScope; inView: readonly Session[]; intervalMs: number }): LiveState {
+export function useLiveSessions(opts: {
+  scope: SessionScope;
+  inView: readonly Session[];
+  intervalMs: number;
+}): LiveState {
   const { scope, inView, intervalMs } = opts;
   const queryClient = useQueryClient();
   const visible = useDocumentVisible();
   const ids = liveSessionIds(inView);
   const idsRef = useRef(ids);
-  idsRef.current = ids;
+  useEffect(() => {
+    idsRef.current = ids;
+  });
   const [lastPolledAt, setLastPolledAt] = useState<number | null>(null);
   const lastRef = useRef(0);
   const [error, setError] = useState<unknown>(null);
@@ -95,7 +104,11 @@ export function useLiveSessions(opts: { scope: SessionScope; inView: readonly Se
       if (running || current.length === 0) return;
       running = true;
       try {
-        const page = await fetchSessionsPage(scope, { session_ids: current, first: MAX_POLLED_SESSIONS }, controller.signal);
+        const page = await fetchSessionsPage(
+          scope,
+          { session_ids: current, first: MAX_POLLED_SESSIONS },
+          controller.signal,
+        );
         mergeSessionsIntoLists(queryClient, page.items);
         lastRef.current = Date.now();
         setLastPolledAt(lastRef.current);
@@ -143,11 +156,18 @@ const timelineListeners = new Set<() => void>();
 const EMPTY: StatusChange[] = [];
 
 /** Records a session's status if it differs from the last one seen. */
-export function recordStatus(session: Pick<Session, 'session_id' | 'status' | 'status_detail'>, seenAt = Date.now()): void {
+export function recordStatus(
+  session: Pick<Session, 'session_id' | 'status' | 'status_detail'>,
+  seenAt = Date.now(),
+): void {
   const list = timelines.get(session.session_id) ?? [];
   const last = list[list.length - 1];
-  if (last && last.status === session.status && (last.status_detail ?? null) === (session.status_detail ?? null)) return;
-  timelines.set(session.session_id, [...list, { status: session.status, status_detail: session.status_detail, seenAt }].slice(-100));
+  if (last && last.status === session.status && (last.status_detail ?? null) === (session.status_detail ?? null))
+    return;
+  timelines.set(
+    session.session_id,
+    [...list, { status: session.status, status_detail: session.status_detail, seenAt }].slice(-100),
+  );
   timelineListeners.forEach((l) => l());
 }
 

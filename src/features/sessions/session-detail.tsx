@@ -59,7 +59,11 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
         description={<span className="font-mono">{session.session_id}</span>}
         actions={<SessionActions session={session} />}
       />
-      <div className="mb-4 flex flex-wrap items-center gap-3 rounded-lg border border-line bg-surface px-3 py-2 text-sm" aria-label="Live status" role="group">
+      <div
+        className="mb-4 flex flex-wrap items-center gap-3 rounded-lg border border-line bg-surface px-3 py-2 text-sm"
+        aria-label="Live status"
+        role="group"
+      >
         <SessionStatusBadge status={session.status} detail={session.status_detail} />
         {session.is_archived && <Badge>Archived</Badge>}
         <span className="text-muted" data-testid="updated-ago">
@@ -104,7 +108,11 @@ function SessionActions({ session }: { session: Session }) {
   return (
     <div className="flex flex-col items-end gap-2">
       <div className="flex gap-2">
-        <Button onClick={() => archive.mutate()} disabled={session.is_archived || archive.isPending || can === false} title={denied}>
+        <Button
+          onClick={() => archive.mutate()}
+          disabled={session.is_archived || archive.isPending || can === false}
+          title={denied}
+        >
           <Archive className="size-4" aria-hidden />
           {session.is_archived ? 'Archived' : archive.isPending ? 'Archiving…' : 'Archive'}
         </Button>
@@ -124,8 +132,8 @@ function SessionActions({ session }: { session: Session }) {
         title="Terminate this session?"
         description={
           <>
-            The agent stops working on <strong>{session.title || session.session_id}</strong>. A terminated session cannot be
-            resumed.
+            The agent stops working on <strong>{session.title || session.session_id}</strong>. A terminated session
+            cannot be resumed.
           </>
         }
         confirmLabel="Terminate session"
@@ -183,7 +191,11 @@ const KNOWN_FIELDS = new Set(Object.keys(SessionSchema.shape));
 
 function SessionLink({ orgId, id }: { orgId: string; id: string }) {
   return (
-    <Link to="/orgs/$orgId/sessions/$sessionId" params={{ orgId, sessionId: id }} className="font-mono text-xs text-accent hover:underline">
+    <Link
+      to="/orgs/$orgId/sessions/$sessionId"
+      params={{ orgId, sessionId: id }}
+      className="font-mono text-xs text-accent hover:underline"
+    >
       {id}
     </Link>
   );
@@ -206,7 +218,12 @@ function SessionFields({ session: s }: { session: Session }) {
           <span className="font-mono text-xs">{s.session_id}</span>
         </Row>
         <Row label="URL">
-          <a href={s.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-accent hover:underline">
+          <a
+            href={s.url}
+            target="_blank"
+            rel="noreferrer"
+            className="inline-flex items-center gap-1 text-accent hover:underline"
+          >
             {s.url}
             <ExternalLink className="size-3" aria-hidden />
           </a>
@@ -219,18 +236,24 @@ function SessionFields({ session: s }: { session: Session }) {
           <span className="font-mono text-xs">{s.org_id}</span>
         </Row>
         <Row label="Created">
-          <RelativeTime value={s.created_at} /> <span className="text-xs text-muted">({formatDateTime(s.created_at)})</span>
+          <RelativeTime value={s.created_at} />{' '}
+          <span className="text-xs text-muted">({formatDateTime(s.created_at)})</span>
         </Row>
         <Row label="Updated">
-          <RelativeTime value={s.updated_at} /> <span className="text-xs text-muted">({formatDateTime(s.updated_at)})</span>
+          <RelativeTime value={s.updated_at} />{' '}
+          <span className="text-xs text-muted">({formatDateTime(s.updated_at)})</span>
         </Row>
         <Row label="ACUs consumed">{formatNumber(s.acus_consumed, 2)}</Row>
         <Row label="Archived">{s.is_archived ? 'Yes' : 'No'}</Row>
         {s.is_advanced != null && <Row label="Advanced">{s.is_advanced ? 'Yes' : 'No'}</Row>}
         <Row label="User">{s.user_id ? <span className="font-mono text-xs">{s.user_id}</span> : none}</Row>
-        <Row label="Service user">{s.service_user_id ? <span className="font-mono text-xs">{s.service_user_id}</span> : none}</Row>
+        <Row label="Service user">
+          {s.service_user_id ? <span className="font-mono text-xs">{s.service_user_id}</span> : none}
+        </Row>
         <Row label="Playbook">{s.playbook_id ? <span className="font-mono text-xs">{s.playbook_id}</span> : none}</Row>
-        <Row label="Parent session">{s.parent_session_id ? <SessionLink orgId={s.org_id} id={s.parent_session_id} /> : none}</Row>
+        <Row label="Parent session">
+          {s.parent_session_id ? <SessionLink orgId={s.org_id} id={s.parent_session_id} /> : none}
+        </Row>
         <Row label="Child sessions">
           {s.child_session_ids && s.child_session_ids.length > 0 ? (
             <ul className="flex flex-col gap-0.5">
@@ -249,7 +272,12 @@ function SessionFields({ session: s }: { session: Session }) {
             <ul className="flex flex-col gap-0.5">
               {s.pull_requests.map((pr) => (
                 <li key={pr.pr_url}>
-                  <a href={pr.pr_url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-accent hover:underline">
+                  <a
+                    href={pr.pr_url}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex items-center gap-1 text-accent hover:underline"
+                  >
                     {pr.pr_url.replace(/^https?:\/\//, '')}
                     <ExternalLink className="size-3" aria-hidden />
                   </a>
@@ -264,14 +292,18 @@ function SessionFields({ session: s }: { session: Session }) {
         </Row>
         <Row label="Structured output">
           {s.structured_output ? (
-            <pre className="overflow-auto rounded bg-surface-2 p-2 text-xs">{JSON.stringify(s.structured_output, null, 2)}</pre>
+            <pre className="overflow-auto rounded bg-surface-2 p-2 text-xs">
+              {JSON.stringify(s.structured_output, null, 2)}
+            </pre>
           ) : (
             none
           )}
         </Row>
         {extra.map(([k, v]) => (
           <Row key={k} label={k}>
-            <pre className="overflow-auto text-xs whitespace-pre-wrap">{typeof v === 'string' ? v : JSON.stringify(v, null, 2)}</pre>
+            <pre className="overflow-auto text-xs whitespace-pre-wrap">
+              {typeof v === 'string' ? v : JSON.stringify(v, null, 2)}
+            </pre>
           </Row>
         ))}
       </dl>

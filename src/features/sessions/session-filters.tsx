@@ -1,12 +1,20 @@
 /** The filter bar of the sessions lists. Every filter is a URL search parameter, so a filtered view can be shared. */
 import { Popover } from 'radix-ui';
 import { ChevronDown, X } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { SESSION_ORIGINS, SESSION_STATUSES } from '@/api/operations/sessions';
 import { Button } from '@/components/button';
 import { inputClass } from '@/components/field';
 import { cn } from '@/lib/cn';
-import { fromLocalInput, hasFilters, joinList, splitList, TIME_PRESETS, toLocalInput, type SessionSearch } from './filters';
+import {
+  fromLocalInput,
+  hasFilters,
+  joinList,
+  splitList,
+  TIME_PRESETS,
+  toLocalInput,
+  type SessionSearch,
+} from './filters';
 
 const selectClass = cn(inputClass, 'w-auto pr-7');
 
@@ -17,25 +25,43 @@ function MultiSelect(props: {
   onChange: (values: string[]) => void;
 }) {
   const { label, options, selected, onChange } = props;
-  const summary = selected.length === 0 ? 'All' : selected.length <= 2 ? selected.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ') : `${selected.length} selected`;
+  const summary =
+    selected.length === 0
+      ? 'All'
+      : selected.length <= 2
+        ? selected.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ')
+        : `${selected.length} selected`;
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <Button size="sm" aria-label={`${label}: ${summary}`} className={cn(selected.length > 0 && 'border-accent text-accent')}>
+        <Button
+          size="sm"
+          aria-label={`${label}: ${summary}`}
+          className={cn(selected.length > 0 && 'border-accent text-accent')}
+        >
           {label}: <span className="max-w-40 truncate font-normal">{summary}</span>
           <ChevronDown className="size-3.5" aria-hidden />
         </Button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="start" sideOffset={4} className="z-40 max-h-80 w-60 overflow-auto rounded-md border border-line bg-surface p-2 shadow-lg">
+        <Popover.Content
+          align="start"
+          sideOffset={4}
+          className="z-40 max-h-80 w-60 overflow-auto rounded-md border border-line bg-surface p-2 shadow-lg"
+        >
           <fieldset>
             <legend className="px-1 pb-1 text-xs font-semibold text-muted uppercase">{label}</legend>
             {options.map((o) => (
-              <label key={o.value} className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-surface-2">
+              <label
+                key={o.value}
+                className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-surface-2"
+              >
                 <input
                   type="checkbox"
                   checked={selected.includes(o.value)}
-                  onChange={(e) => onChange(e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value))}
+                  onChange={(e) =>
+                    onChange(e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value))
+                  }
                 />
                 {o.label}
               </label>
@@ -61,6 +87,28 @@ function Labeled({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+function TagsFilter({ value, onApply }: { value: string | undefined; onApply: (tags: string | undefined) => void }) {
+  const [tags, setTags] = useState(value ?? '');
+  const apply = () => {
+    const next = joinList(splitList(tags.replaceAll(' ', ',')));
+    if (next !== value) onApply(next);
+  };
+  return (
+    <Labeled label="Tags">
+      <input
+        className={cn(inputClass, 'h-7 w-40 text-xs')}
+        value={tags}
+        placeholder="security, urgent"
+        onChange={(e) => setTags(e.target.value)}
+        onBlur={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+        }}
+      />
+    </Labeled>
+  );
+}
+
 export function SessionFilters(props: {
   search: SessionSearch;
   onChange: (patch: Partial<SessionSearch>) => void;
@@ -69,9 +117,6 @@ export function SessionFilters(props: {
   organizations?: ReadonlyArray<{ org_id: string; name: string }>;
 }) {
   const { search, onChange } = props;
-  const [tags, setTags] = useState(search.tags ?? '');
-  useEffect(() => setTags(search.tags ?? ''), [search.tags]);
-  const applyTags = () => onChange({ tags: joinList(splitList(tags.replaceAll(' ', ','))) });
 
   return (
     <div role="group" aria-label="Filters" className="mb-3 flex flex-wrap items-center gap-2">
@@ -95,18 +140,8 @@ export function SessionFilters(props: {
         selected={splitList(search.status)}
         onChange={(v) => onChange({ status: joinList(v) })}
       />
-      <Labeled label="Tags">
-        <input
-          className={cn(inputClass, 'h-7 w-40 text-xs')}
-          value={tags}
-          placeholder="security, urgent"
-          onChange={(e) => setTags(e.target.value)}
-          onBlur={applyTags}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') applyTags();
-          }}
-        />
-      </Labeled>
+      {/* Remounted when the URL changes, so the box always starts from the URL's tags. */}
+      <TagsFilter key={search.tags ?? ''} value={search.tags} onApply={(tags) => onChange({ tags })} />
       <Labeled label="Archived">
         <select
           className={cn(selectClass, 'h-7 text-xs')}
@@ -125,7 +160,8 @@ export function SessionFilters(props: {
           aria-label="Created: quick range"
           onChange={(e) => {
             const seconds = Number(e.target.value);
-            if (seconds > 0) onChange({ created_after: Math.floor(Date.now() / 1000) - seconds, created_before: undefined });
+            if (seconds > 0)
+              onChange({ created_after: Math.floor(Date.now() / 1000) - seconds, created_before: undefined });
             else if (e.target.value === 'any') onChange({ created_after: undefined, created_before: undefined });
           }}
         >

@@ -18,7 +18,10 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
   const denied = missingPermissionTitle('ManageOrgSessions', can);
 
   const add = () => {
-    const parts = draft.split(',').map((t) => t.trim()).filter(Boolean);
+    const parts = draft
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const parsed = TagsBody.safeParse({ tags: parts.length ? [...tags, ...parts] : [''] });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
@@ -27,7 +30,10 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
     setError(undefined);
     update.mutate({ mode: 'append', tags: parts }, { onSuccess: () => setDraft('') });
   };
-  const serverError = update.error && isApiError(update.error) && update.error.status === 422 ? update.error.fieldErrors[0]?.msg : undefined;
+  const serverError =
+    update.error && isApiError(update.error) && update.error.status === 422
+      ? update.error.fieldErrors[0]?.msg
+      : undefined;
 
   return (
     <section aria-labelledby="tags-heading" className="flex flex-col gap-2">

@@ -45,7 +45,9 @@ export function SessionThread({ session }: { session: Session }) {
               )}
             >
               <div className="mb-1 flex items-center gap-2 text-xs text-muted">
-                <span className="font-semibold">{m.source === 'user' ? 'User' : m.source === 'agent' ? 'Agent' : m.source}</span>
+                <span className="font-semibold">
+                  {m.source === 'user' ? 'User' : m.source === 'agent' ? 'Agent' : m.source}
+                </span>
                 <RelativeTime value={m.created_at} />
               </div>
               <p className="break-words whitespace-pre-wrap">{m.message}</p>
@@ -54,11 +56,18 @@ export function SessionThread({ session }: { session: Session }) {
         </ol>
       )}
       {query.hasNextPage && (
-        <Button size="sm" className="self-center" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+        <Button
+          size="sm"
+          className="self-center"
+          onClick={() => void query.fetchNextPage()}
+          disabled={query.isFetchingNextPage}
+        >
           {query.isFetchingNextPage ? 'Loading…' : 'Load more messages'}
         </Button>
       )}
-      {query.error && messages.length > 0 ? <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} /> : null}
+      {query.error && messages.length > 0 ? (
+        <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
+      ) : null}
       <Composer session={session} />
     </section>
   );
@@ -69,7 +78,8 @@ function Composer({ session }: { session: Session }) {
   const [error, setError] = useState<string | undefined>();
   const send = useSendMessage(session.org_id, session.session_id);
   const can = useHasPermission('UseAgentSessions');
-  const resumes = session.status === 'suspended' || (isTerminalStatus(session.status) && session.status_detail !== 'terminated');
+  const resumes =
+    session.status === 'suspended' || (isTerminalStatus(session.status) && session.status_detail !== 'terminated');
   const hint =
     session.status === 'suspended'
       ? 'This session is suspended: sending a message resumes it.'
@@ -86,7 +96,8 @@ function Composer({ session }: { session: Session }) {
     setError(undefined);
     send.mutate(text, { onSuccess: () => setText('') });
   };
-  const serverError = send.error && isApiError(send.error) && send.error.status === 422 ? send.error.fieldErrors[0]?.msg : undefined;
+  const serverError =
+    send.error && isApiError(send.error) && send.error.status === 422 ? send.error.fieldErrors[0]?.msg : undefined;
 
   return (
     <form
@@ -109,8 +120,17 @@ function Composer({ session }: { session: Session }) {
       </Field>
       {send.error && !serverError ? <ProblemView compact error={send.error} /> : null}
       <div className="flex items-center justify-end gap-2">
-        {send.isSuccess && !send.isPending && <span className="text-xs text-success" role="status">Message sent.</span>}
-        <Button type="submit" variant="primary" disabled={send.isPending || can === false} title={missingPermissionTitle('UseAgentSessions', can)}>
+        {send.isSuccess && !send.isPending && (
+          <span className="text-xs text-success" role="status">
+            Message sent.
+          </span>
+        )}
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={send.isPending || can === false}
+          title={missingPermissionTitle('UseAgentSessions', can)}
+        >
           {send.isPending ? 'Sending…' : resumes ? 'Send and resume' : 'Send message'}
         </Button>
       </div>

@@ -66,7 +66,10 @@ export function SessionsList(props: SessionsListProps) {
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const total = query.data?.pages[0]?.total;
   const [range, setRange] = useState<[number, number]>([0, -1]);
-  const onRangeChange = useCallback((a: number, b: number) => setRange((r) => (r[0] === a && r[1] === b ? r : [a, b])), []);
+  const onRangeChange = useCallback(
+    (a: number, b: number) => setRange((r) => (r[0] === a && r[1] === b ? r : [a, b])),
+    [],
+  );
   const inView = useMemo(() => items.slice(Math.max(0, range[0]), range[1] + 1), [items, range]);
   const [intervalMs] = useRefreshInterval();
   const live = useLiveSessions({ scope, inView, intervalMs });
@@ -106,7 +109,12 @@ export function SessionsList(props: SessionsListProps) {
           </>
         }
       />
-      <SessionFilters search={search} onChange={props.onSearchChange} onClear={props.onClearSearch} organizations={props.organizations} />
+      <SessionFilters
+        search={search}
+        onChange={props.onSearchChange}
+        onClear={props.onClearSearch}
+        organizations={props.organizations}
+      />
       <div className="mb-2">
         <LiveIndicator live={live} />
       </div>
@@ -187,7 +195,7 @@ export function SessionsList(props: SessionsListProps) {
                   ))}
               {s.pull_requests.length > 2 && <span className="text-muted">+{s.pull_requests.length - 2}</span>}
             </span>
-            <span role="cell" className="flex min-w-0 gap-1 overflow-hidden" title={s.tags.join(", ")}>
+            <span role="cell" className="flex min-w-0 gap-1 overflow-hidden" title={s.tags.join(', ')}>
               {s.tags.slice(0, 3).map((t) => (
                 <Badge key={t}>{t}</Badge>
               ))}
@@ -203,7 +211,9 @@ export function SessionsList(props: SessionsListProps) {
         fetchNextPage={() => void query.fetchNextPage()}
         refetch={() => void query.refetch()}
         emptyTitle={hasFilters(search) ? 'No session matches these filters' : 'No sessions yet'}
-        emptyHint={hasFilters(search) ? 'Change or clear the filters.' : enterprise ? undefined : 'Start one with New session.'}
+        emptyHint={
+          hasFilters(search) ? 'Change or clear the filters.' : enterprise ? undefined : 'Start one with New session.'
+        }
         className={cn('h-[calc(100dvh-17rem)] min-h-80')}
       />
     </>

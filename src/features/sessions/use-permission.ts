@@ -13,5 +13,7 @@ export function useHasPermission(permission: Permission): boolean | undefined {
 }
 
 export function missingPermissionTitle(permission: Permission, has: boolean | undefined): string | undefined {
-  return has === false ? `Requires the ${permission} permission, which the console's credential does not hold` : undefined;
+  return has === false
+    ? `Requires the ${permission} permission, which the console's credential does not hold`
+    : undefined;
 }

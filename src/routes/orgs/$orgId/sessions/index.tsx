@@ -23,7 +23,9 @@ export const Route = createFileRoute('/orgs/$orgId/sessions/')({
         title="Sessions"
         description={org.data ? `Agent sessions of ${org.data.name}, newest first, updating live.` : undefined}
         search={{ ...search, org_ids: undefined }}
-        onSearchChange={(patch) => void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })}
+        onSearchChange={(patch) =>
+          void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })
+        }
         onClearSearch={() => void navigate({ search: {} })}
       />
     );

@@ -28,7 +28,13 @@ const ORDER = [
   { col: 's.session_id', dir: 'desc' },
 ] as const;
 
-function listSessions(ctx: SandboxContext, scope: string, filters: SessionFilters, first: number | undefined, after: string | null | undefined) {
+function listSessions(
+  ctx: SandboxContext,
+  scope: string,
+  filters: SessionFilters,
+  first: number | undefined,
+  after: string | null | undefined,
+) {
   advanceDue(ctx);
   return paginate<SessionRow, Session>(ctx.db, {
     scope,
@@ -64,7 +70,10 @@ function update(ctx: SandboxContext, sessionId: string, fields: Record<string, s
  */
 function sendMessage(ctx: SandboxContext, row: SessionRow, message: string, principal: Principal): Session {
   if (row.terminated_at !== null) {
-    throw new SandboxProblem(409, `Session ${row.session_id} was terminated; it cannot receive messages. Start a new session instead.`);
+    throw new SandboxProblem(
+      409,
+      `Session ${row.session_id} was terminated; it cannot receive messages. Start a new session instead.`,
+    );
   }
   ctx.db.transaction(() => {
     addMessage(ctx.db, ctx.newId('event-'), row.session_id, 'user', message, ctx.now());
@@ -72,7 +81,8 @@ function sendMessage(ctx: SandboxContext, row: SessionRow, message: string, prin
       update(ctx, row.session_id, { status: 'resuming', status_detail: null, ...resumePlan(ctx) });
     } else if (row.status === 'running') {
       const fields: Record<string, string | number | null> = {};
-      if (row.status_detail === 'waiting_for_user' || row.status_detail === 'waiting_for_approval') fields.status_detail = 'working';
+      if (row.status_detail === 'waiting_for_user' || row.status_detail === 'waiting_for_approval')
+        fields.status_detail = 'working';
       if (row.sim_next_ms === null) Object.assign(fields, resumePlan(ctx));
       update(ctx, row.session_id, fields);
     } else {
@@ -88,7 +98,11 @@ function sendMessage(ctx: SandboxContext, row: SessionRow, message: string, prin
   return toSession(getRow(ctx.db, row.session_id)!);
 }
 
-function generateInsights(ctx: SandboxContext, row: SessionRow, principal: Principal): z.infer<typeof GenerateInsightsResult> {
+function generateInsights(
+  ctx: SandboxContext,
+  row: SessionRow,
+  principal: Principal,
+): z.infer<typeof GenerateInsightsResult> {
   if (row.insights_status === 'in_progress' || row.insights_status === 'completed') {
     return { session_id: row.session_id, status: 'already_exists' };
   }
@@ -104,12 +118,24 @@ function generateInsights(ctx: SandboxContext, row: SessionRow, principal: Princ
   return { session_id: row.session_id, status: 'started' };
 }
 
-function setTags(ctx: SandboxContext, row: SessionRow, tags: string[], principal: Principal, mode: 'append' | 'replace') {
+function setTags(
+  ctx: SandboxContext,
+  row: SessionRow,
+  tags: string[],
+  principal: Principal,
+  mode: 'append' | 'replace',
+) {
   const current = JSON.parse(row.tags) as string[];
   const next = mode === 'append' ? [...new Set([...current, ...tags])] : [...new Set(tags)];
   if (next.length > 50) {
     throw new SandboxProblem(422, `A session has at most 50 tags; this one would have ${next.length}`, {
-      errors: [{ loc: ['body', 'tags'], msg: `at most 50 tags per session; this session would have ${next.length}`, type: 'too_big' }],
+      errors: [
+        {
+          loc: ['body', 'tags'],
+          msg: `at most 50 tags per session; this session would have ${next.length}`,
+          type: 'too_big',
+        },
+      ],
     });
   }
   update(ctx, row.session_id, { tags: JSON.stringify(next) });
@@ -193,10 +219,20 @@ export const sessionsModule: SandboxModule = {
       const row = load(ctx, params.agent_id, params.org_id);
       const archive = query.archive === true;
       ctx.db.transaction(() => {
-        const fields: Record<string, string | number | null> = { sim_next_ms: null, insights_ready_ms: row.insights_ready_ms };
+        const fields: Record<string, string | number | null> = {
+          sim_next_ms: null,
+          insights_ready_ms: row.insights_ready_ms,
+        };
         if (row.terminated_at === null) {
           Object.assign(fields, { status: 'exit', status_detail: 'terminated', terminated_at: ctx.now() });
-          addMessage(ctx.db, ctx.newId('event-'), row.session_id, 'agent', `The session was terminated by ${principal.service_user_name}.`, ctx.now());
+          addMessage(
+            ctx.db,
+            ctx.newId('event-'),
+            row.session_id,
+            'agent',
+            `The session was terminated by ${principal.service_user_name}.`,
+            ctx.now(),
+          );
         }
         if (archive) fields.is_archived = 1;
         update(ctx, row.session_id, fields);
@@ -213,7 +249,12 @@ export const sessionsModule: SandboxModule = {
     'sessions.archive': ({ params, principal }, ctx) => {
       const row = load(ctx, params.agent_id, params.org_id);
       update(ctx, row.session_id, { is_archived: 1 });
-      ctx.audit({ action: 'archive_session', org_id: row.org_id, principal: principalOf(principal), data: { session_id: row.session_id } });
+      ctx.audit({
+        action: 'archive_session',
+        org_id: row.org_id,
+        principal: principalOf(principal),
+        data: { session_id: row.session_id },
+      });
       return toSession(getRow(ctx.db, row.session_id)!);
     },
 
@@ -236,7 +277,9 @@ export const sessionsModule: SandboxModule = {
     'sessions.enterprise.messages.send': ({ params, body, principal }, ctx) =>
       sendMessage(ctx, load(ctx, params.agent_id), body.message, principal),
 
-    'sessions.tags.get': ({ params }, ctx) => ({ tags: JSON.parse(load(ctx, params.agent_id, params.org_id).tags) as string[] }),
+    'sessions.tags.get': ({ params }, ctx) => ({
+      tags: JSON.parse(load(ctx, params.agent_id, params.org_id).tags) as string[],
+    }),
 
     'sessions.tags.append': ({ params, body, principal }, ctx) =>
       setTags(ctx, load(ctx, params.agent_id, params.org_id), body.tags, principal, 'append'),

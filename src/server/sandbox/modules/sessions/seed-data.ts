@@ -15,22 +15,89 @@ export const REPOS = [
 
 /** `{repo}` is replaced with a repository name. */
 export const TASKS: ReadonlyArray<{ title: string; prompt: string; category: string }> = [
-  { title: 'Fix flaky checkout test', prompt: 'The checkout integration test in {repo} fails about one run in five on CI. Find the race and make the test deterministic.', category: 'testing' },
-  { title: 'Upgrade React to 19', prompt: 'Upgrade {repo} to React 19, fix the deprecations and make sure the test suite passes.', category: 'dependency_upgrade' },
-  { title: 'Add cursor pagination to invoices endpoint', prompt: 'GET /invoices in {repo} returns everything at once. Add first/after cursor pagination and update the client.', category: 'feature' },
-  { title: 'Investigate p99 latency regression', prompt: 'p99 latency of {repo} doubled after the last deploy. Find the cause and propose a fix.', category: 'investigation' },
-  { title: 'Remove unused feature flags', prompt: 'Remove the feature flags in {repo} that have been fully rolled out for more than 90 days.', category: 'refactor' },
-  { title: 'Patch vulnerable lodash version', prompt: 'Dependabot flags lodash < 4.17.21 in {repo}. Upgrade it and check nothing relies on the old behaviour.', category: 'dependency_upgrade' },
-  { title: 'Write migration guide for v3 API', prompt: 'Write docs in {repo} explaining how to move from the v2 to the v3 API, with examples.', category: 'documentation' },
-  { title: 'Fix timezone bug in daily report', prompt: 'The daily report in {repo} uses UTC midnight but billing days start at 08:00 UTC. Fix the boundary and add tests.', category: 'bug_fix' },
-  { title: 'Add retry with backoff to webhook sender', prompt: 'Webhook deliveries in {repo} are dropped on 5xx. Add retries with exponential backoff and jitter.', category: 'feature' },
-  { title: 'Convert class components to hooks', prompt: 'Convert the remaining class components in {repo} to function components with hooks.', category: 'refactor' },
-  { title: 'Raise test coverage of auth module', prompt: 'Coverage of the auth module in {repo} is 41%. Add unit tests for the token refresh paths.', category: 'testing' },
-  { title: 'Fix memory leak in indexer worker', prompt: 'The worker in {repo} grows to 4 GB over a day. Find the leak and fix it.', category: 'bug_fix' },
-  { title: 'Add dark mode to settings page', prompt: 'Support dark mode on the settings page of {repo} using the design tokens.', category: 'feature' },
-  { title: 'Terraform: tag all S3 buckets', prompt: 'Every S3 bucket in {repo} must carry the cost-center tag. Add it and a policy check.', category: 'refactor' },
-  { title: 'Triage Sentry error spike', prompt: 'Sentry shows a spike of TypeError in {repo} since this morning. Triage it and open a fix.', category: 'investigation' },
-  { title: 'Add OpenAPI docs for orders API', prompt: 'Generate and publish OpenAPI docs for the orders API in {repo}.', category: 'documentation' },
+  {
+    title: 'Fix flaky checkout test',
+    prompt:
+      'The checkout integration test in {repo} fails about one run in five on CI. Find the race and make the test deterministic.',
+    category: 'testing',
+  },
+  {
+    title: 'Upgrade React to 19',
+    prompt: 'Upgrade {repo} to React 19, fix the deprecations and make sure the test suite passes.',
+    category: 'dependency_upgrade',
+  },
+  {
+    title: 'Add cursor pagination to invoices endpoint',
+    prompt:
+      'GET /invoices in {repo} returns everything at once. Add first/after cursor pagination and update the client.',
+    category: 'feature',
+  },
+  {
+    title: 'Investigate p99 latency regression',
+    prompt: 'p99 latency of {repo} doubled after the last deploy. Find the cause and propose a fix.',
+    category: 'investigation',
+  },
+  {
+    title: 'Remove unused feature flags',
+    prompt: 'Remove the feature flags in {repo} that have been fully rolled out for more than 90 days.',
+    category: 'refactor',
+  },
+  {
+    title: 'Patch vulnerable lodash version',
+    prompt: 'Dependabot flags lodash < 4.17.21 in {repo}. Upgrade it and check nothing relies on the old behaviour.',
+    category: 'dependency_upgrade',
+  },
+  {
+    title: 'Write migration guide for v3 API',
+    prompt: 'Write docs in {repo} explaining how to move from the v2 to the v3 API, with examples.',
+    category: 'documentation',
+  },
+  {
+    title: 'Fix timezone bug in daily report',
+    prompt:
+      'The daily report in {repo} uses UTC midnight but billing days start at 08:00 UTC. Fix the boundary and add tests.',
+    category: 'bug_fix',
+  },
+  {
+    title: 'Add retry with backoff to webhook sender',
+    prompt: 'Webhook deliveries in {repo} are dropped on 5xx. Add retries with exponential backoff and jitter.',
+    category: 'feature',
+  },
+  {
+    title: 'Convert class components to hooks',
+    prompt: 'Convert the remaining class components in {repo} to function components with hooks.',
+    category: 'refactor',
+  },
+  {
+    title: 'Raise test coverage of auth module',
+    prompt: 'Coverage of the auth module in {repo} is 41%. Add unit tests for the token refresh paths.',
+    category: 'testing',
+  },
+  {
+    title: 'Fix memory leak in indexer worker',
+    prompt: 'The worker in {repo} grows to 4 GB over a day. Find the leak and fix it.',
+    category: 'bug_fix',
+  },
+  {
+    title: 'Add dark mode to settings page',
+    prompt: 'Support dark mode on the settings page of {repo} using the design tokens.',
+    category: 'feature',
+  },
+  {
+    title: 'Terraform: tag all S3 buckets',
+    prompt: 'Every S3 bucket in {repo} must carry the cost-center tag. Add it and a policy check.',
+    category: 'refactor',
+  },
+  {
+    title: 'Triage Sentry error spike',
+    prompt: 'Sentry shows a spike of TypeError in {repo} since this morning. Triage it and open a fix.',
+    category: 'investigation',
+  },
+  {
+    title: 'Add OpenAPI docs for orders API',
+    prompt: 'Generate and publish OpenAPI docs for the orders API in {repo}.',
+    category: 'documentation',
+  },
 ];
 
 export const TAGS = [
@@ -62,7 +129,12 @@ export const ORIGIN_WEIGHTS: ReadonlyArray<[string, number]> = [
   ['other', 2],
 ];
 
-export const PLAYBOOKS = ['playbook-dependency-upgrade', 'playbook-flaky-test', 'playbook-security-patch', 'playbook-docs'] as const;
+export const PLAYBOOKS = [
+  'playbook-dependency-upgrade',
+  'playbook-flaky-test',
+  'playbook-security-patch',
+  'playbook-docs',
+] as const;
 
 export const SERVICE_USERS = ['service-user-ci-bot', 'service-user-release-bot', 'service-user-sandbox-admin'] as const;
 
@@ -107,7 +179,19 @@ export const USER_REPLIES = [
 ];
 
 export const ISSUES = [
-  { title: 'Missing context about the test environment', severity: 'medium', detail: 'The agent spent time discovering how CI runs the tests.' },
-  { title: 'Ambiguous requirement', severity: 'low', detail: 'The prompt did not say whether backwards compatibility mattered.' },
-  { title: 'Dependency installation failed once', severity: 'high', detail: 'A private registry refused the first install attempt.' },
+  {
+    title: 'Missing context about the test environment',
+    severity: 'medium',
+    detail: 'The agent spent time discovering how CI runs the tests.',
+  },
+  {
+    title: 'Ambiguous requirement',
+    severity: 'low',
+    detail: 'The prompt did not say whether backwards compatibility mattered.',
+  },
+  {
+    title: 'Dependency installation failed once',
+    severity: 'high',
+    detail: 'A private registry refused the first install attempt.',
+  },
 ];

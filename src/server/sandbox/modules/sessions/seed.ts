@@ -63,11 +63,18 @@ export function seedSessions(ctx: SeedContext): void {
   for (const orgId of ctx.orgIds()) {
     const orgRepos = rng.sample(REPOS, rng.int(3, 6));
     // Oldest first, so a child always comes after its parent.
-    const created = Array.from({ length: SESSIONS_PER_ORG }, () => now - rng.int(120, 90 * 86_400)).sort((a, b) => a - b);
+    const created = Array.from({ length: SESSIONS_PER_ORG }, () => now - rng.int(120, 90 * 86_400)).sort(
+      (a, b) => a - b,
+    );
     const earlier: Array<{ id: string; created: number }> = [];
     created.forEach((createdGuess) => {
       let status = weighted(rng, STATUS_WEIGHTS);
-      const live = status === 'running' || status === 'new' || status === 'claimed' || status === 'resuming' || status === 'creating';
+      const live =
+        status === 'running' ||
+        status === 'new' ||
+        status === 'claimed' ||
+        status === 'resuming' ||
+        status === 'creating';
       // Live sessions started recently; the rest are spread over the last 90 days.
       const createdAt = live ? now - rng.int(30, 3_600) : createdGuess;
       if (status === 'creating') status = 'new';
@@ -89,15 +96,29 @@ export function seedSessions(ctx: SeedContext): void {
           : status === 'running' && rng.chance(0.2)
             ? [{ pr_url: `https://github.com/${repo}/pull/${rng.int(100, 9_999)}`, pr_state: 'open' }]
             : [];
-      const parent = !live || rng.chance(0.5) ? (earlier.length > 5 && rng.chance(0.08) ? rng.pick(earlier.slice(-40)) : undefined) : undefined;
+      const parent =
+        !live || rng.chance(0.5)
+          ? earlier.length > 5 && rng.chance(0.08)
+            ? rng.pick(earlier.slice(-40))
+            : undefined
+          : undefined;
       const statusDetail =
         status === 'running'
           ? rng.pick(['working', 'working', 'working', 'waiting_for_user', 'waiting_for_approval'])
           : status === 'suspended'
-            ? rng.pick(['inactivity', 'inactivity', 'inactivity', 'user_request', 'usage_limit_exceeded', 'out_of_credits'])
+            ? rng.pick([
+                'inactivity',
+                'inactivity',
+                'inactivity',
+                'user_request',
+                'usage_limit_exceeded',
+                'out_of_credits',
+              ])
             : null;
       const structured =
-        status === 'exit' && rng.chance(0.3) ? JSON.stringify({ summary: `${task.title} in ${repo}`, files_changed: rng.int(1, 24) }) : null;
+        status === 'exit' && rng.chance(0.3)
+          ? JSON.stringify({ summary: `${task.title} in ${repo}`, files_changed: rng.int(1, 24) })
+          : null;
       // Live sessions keep moving for up to several minutes of ticks; new and claimed ones wait in the queue
       // for a while first, as they do when capacity is short.
       const firstStep = status === 'new' ? rng.int(5, 300) : status === 'claimed' ? rng.int(3, 100) : rng.int(1, 6);

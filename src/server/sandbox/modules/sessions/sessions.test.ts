@@ -30,7 +30,9 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 }
 
 async function createSession(body: Record<string, unknown> = {}) {
-  const res = await sb.api.call('POST', base(), { body: { prompt: 'Fix the flaky checkout test in acme/web-app', ...body } });
+  const res = await sb.api.call('POST', base(), {
+    body: { prompt: 'Fix the flaky checkout test in acme/web-app', ...body },
+  });
   expect(res.status).toBe(200);
   return res.body as { session_id: string; status: string; url: string; is_archived: boolean };
 }
@@ -55,7 +57,9 @@ describe('seed', () => {
     try {
       let after: string | null = null;
       do {
-        const res: any = await frozen.api.get(`/v3/organizations/${orgId}/sessions?first=200${after ? `&after=${after}` : ''}`);
+        const res: any = await frozen.api.get(
+          `/v3/organizations/${orgId}/sessions?first=200${after ? `&after=${after}` : ''}`,
+        );
         items.push(...res.body.items);
         after = res.body.has_next_page ? res.body.end_cursor : null;
       } while (after);
@@ -69,7 +73,9 @@ describe('seed', () => {
     for (const o of ['webapp', 'api', 'slack', 'automation', 'cli']) expect(origins).toContain(o);
     expect(items.filter((s) => s.title).length).toBeGreaterThan(items.length / 2);
     expect(items.some((s) => s.tags.length > 0)).toBe(true);
-    expect(items.some((s) => s.pull_requests.some((p: any) => /^https:\/\/github.com\/.+\/pull\/\d+$/.test(p.pr_url)))).toBe(true);
+    expect(
+      items.some((s) => s.pull_requests.some((p: any) => /^https:\/\/github.com\/.+\/pull\/\d+$/.test(p.pr_url))),
+    ).toBe(true);
     expect(items.some((s) => s.acus_consumed > 1)).toBe(true);
     expect(items.some((s) => s.is_archived)).toBe(true);
     const child = items.find((s) => s.parent_session_id);
@@ -80,7 +86,12 @@ describe('seed', () => {
     expect(suspended.status_detail).toBeTruthy();
     const thread = await sb.api.get(`${base()}/${items.find((s) => s.status === 'exit').session_id}/messages`);
     expect(thread.body.items.length).toBeGreaterThan(0);
-    expect(thread.body.items[0]).toMatchObject({ event_id: expect.any(String), source: 'user', message: expect.any(String), created_at: expect.any(Number) });
+    expect(thread.body.items[0]).toMatchObject({
+      event_id: expect.any(String),
+      source: 'user',
+      message: expect.any(String),
+      created_at: expect.any(Number),
+    });
   });
 });
 
@@ -136,9 +147,17 @@ describe('list', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((s) => s.user_id === byUser.user_id)).toBe(true);
     const bySu = all.find((s) => s.service_user_id)!;
-    expect((await allOrgSessions(`&service_user_ids=${bySu.service_user_id}`)).every((s) => s.service_user_id === bySu.service_user_id)).toBe(true);
+    expect(
+      (await allOrgSessions(`&service_user_ids=${bySu.service_user_id}`)).every(
+        (s) => s.service_user_id === bySu.service_user_id,
+      ),
+    ).toBe(true);
     const withPlaybook = all.find((s) => s.playbook_id)!;
-    expect((await allOrgSessions(`&playbook_id=${withPlaybook.playbook_id}`)).every((s) => s.playbook_id === withPlaybook.playbook_id)).toBe(true);
+    expect(
+      (await allOrgSessions(`&playbook_id=${withPlaybook.playbook_id}`)).every(
+        (s) => s.playbook_id === withPlaybook.playbook_id,
+      ),
+    ).toBe(true);
     const repoPr = all.find((s) => s.pull_requests.length > 0)!;
     const repo = /github.com\/([^/]+\/[^/]+)\//.exec(repoPr.pull_requests[0].pr_url)![1];
     const inRepo = await allOrgSessions(`&repo_names=${repo}`);
@@ -164,7 +183,9 @@ describe('list', () => {
     const joined = await sb.api.get(`/v3/enterprise/sessions?first=50&org_ids=${orgId},${otherOrgId}`);
     expect(repeated.body.items.every((s: any) => s.org_id === orgId || s.org_id === otherOrgId)).toBe(true);
     expect(joined.body.items.map((s: any) => s.session_id)).toEqual(repeated.body.items.map((s: any) => s.session_id));
-    const one = await sb.api.get(`/v3/enterprise/sessions?org_ids=${otherOrgId}&origins=${SESSION_ORIGINS[0]}&first=10`);
+    const one = await sb.api.get(
+      `/v3/enterprise/sessions?org_ids=${otherOrgId}&origins=${SESSION_ORIGINS[0]}&first=10`,
+    );
     expect(one.body.items.every((s: any) => s.org_id === otherOrgId && s.origin === 'webapp')).toBe(true);
   });
 });
@@ -172,7 +193,15 @@ describe('list', () => {
 describe('create', () => {
   it('creates a session attributed to the caller, answering the full session', async () => {
     const s = await createSession({ title: 'Flaky checkout', tags: ['flaky-test'], agent_mode: 'fast' });
-    expect(s).toMatchObject({ status: 'new', title: 'Flaky checkout', tags: ['flaky-test'], origin: 'api', service_user_id: 'service-user-sandbox-admin', org_id: orgId, is_archived: false });
+    expect(s).toMatchObject({
+      status: 'new',
+      title: 'Flaky checkout',
+      tags: ['flaky-test'],
+      origin: 'api',
+      service_user_id: 'service-user-sandbox-admin',
+      org_id: orgId,
+      is_archived: false,
+    });
     expect(s.url).toContain(s.session_id);
     const got = await sb.api.get(`${base()}/${s.session_id}`);
     expect(got.body.session_id).toBe(s.session_id);
@@ -187,7 +216,9 @@ describe('create', () => {
     });
     expect(JSON.stringify(s)).not.toContain('super-secret-value');
     expect((s as any).user_id).toBe('user-on-behalf');
-    const log = sb.db.prepare(`SELECT data FROM audit_logs WHERE action = 'create_session' ORDER BY rowid DESC LIMIT 1`).get() as { data: string };
+    const log = sb.db
+      .prepare(`SELECT data FROM audit_logs WHERE action = 'create_session' ORDER BY rowid DESC LIMIT 1`)
+      .get() as { data: string };
     expect(log.data).toContain('STAGING_TOKEN');
     expect(log.data).not.toContain('super-secret-value');
   });
@@ -198,8 +229,16 @@ describe('create', () => {
     ['prompt not a string', { prompt: 42 }, 'prompt'],
     ['unknown agent_mode', { prompt: 'x', agent_mode: 'turbo' }, 'agent_mode'],
     ['empty secret key', { prompt: 'x', session_secrets: [{ key: '', value: 'v' }] }, 'session_secrets.0.key'],
-    ['secret key of 257 characters', { prompt: 'x', session_secrets: [{ key: 'k'.repeat(257), value: 'v' }] }, 'session_secrets.0.key'],
-    ['secret value over 65,536 characters', { prompt: 'x', session_secrets: [{ key: 'K', value: 'v'.repeat(65_537) }] }, 'session_secrets.0.value'],
+    [
+      'secret key of 257 characters',
+      { prompt: 'x', session_secrets: [{ key: 'k'.repeat(257), value: 'v' }] },
+      'session_secrets.0.key',
+    ],
+    [
+      'secret value over 65,536 characters',
+      { prompt: 'x', session_secrets: [{ key: 'K', value: 'v'.repeat(65_537) }] },
+      'session_secrets.0.value',
+    ],
     ['title not a string', { prompt: 'x', title: 5 }, 'title'],
     ['tags not a list', { prompt: 'x', tags: 'a,b' }, 'tags'],
     ['bypass_approval not a boolean', { prompt: 'x', bypass_approval: 'yes' }, 'bypass_approval'],
@@ -212,7 +251,9 @@ describe('create', () => {
   });
 
   it('accepts the limits exactly: key of 256 characters and a value of 65,536', async () => {
-    const s = await createSession({ session_secrets: [{ key: 'k'.repeat(256), value: 'v'.repeat(65_536), sensitive: false }] });
+    const s = await createSession({
+      session_secrets: [{ key: 'k'.repeat(256), value: 'v'.repeat(65_536), sensitive: false }],
+    });
     expect(s.status).toBe('new');
   });
 
@@ -236,7 +277,9 @@ describe('simulation', () => {
     );
     expect(seen).toContain('claimed');
     expect(seen).toContain('running');
-    expect([...seen].some((x) => /^running:(working|waiting_for_user|waiting_for_approval|finished)$/.test(x))).toBe(true);
+    expect([...seen].some((x) => /^running:(working|waiting_for_user|waiting_for_approval|finished)$/.test(x))).toBe(
+      true,
+    );
     expect(final.updated_at).toBeGreaterThanOrEqual(final.created_at);
     const thread = await sb.api.get(`${base()}/${s.session_id}/messages`);
     expect(thread.body.items.some((m: any) => m.source === 'agent')).toBe(true);
@@ -245,7 +288,9 @@ describe('simulation', () => {
   it('resumes a suspended session when a message arrives: resuming, then running', async () => {
     const suspended = (await sb.api.get(`${base()}?status=suspended&first=1`)).body.items[0];
     expect(suspended.status).toBe('suspended');
-    const sent = await sb.api.call('POST', `${base()}/${suspended.session_id}/messages`, { body: { message: 'Please continue.' } });
+    const sent = await sb.api.call('POST', `${base()}/${suspended.session_id}/messages`, {
+      body: { message: 'Please continue.' },
+    });
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ session_id: suspended.session_id, status: 'resuming' });
     const running = await waitFor(
@@ -259,7 +304,9 @@ describe('simulation', () => {
 
   it('delivers a message to a running session and refuses an empty one', async () => {
     const s = await createSession();
-    const ok = await sb.api.call('POST', `${base()}/${s.session_id}/messages`, { body: { message: 'Also update the changelog.' } });
+    const ok = await sb.api.call('POST', `${base()}/${s.session_id}/messages`, {
+      body: { message: 'Also update the changelog.' },
+    });
     expect(ok.status).toBe(200);
     const empty = await sb.api.call('POST', `${base()}/${s.session_id}/messages`, { body: { message: '' } });
     expect(empty.status).toBe(422);
@@ -324,7 +371,9 @@ describe('tags', () => {
     const s = await createSession({ tags: ['backend'] });
     const path = `${base()}/${s.session_id}/tags`;
     expect((await sb.api.get(path)).body).toEqual({ tags: ['backend'] });
-    expect((await sb.api.call('POST', path, { body: { tags: ['urgent', 'backend'] } })).body).toEqual({ tags: ['backend', 'urgent'] });
+    expect((await sb.api.call('POST', path, { body: { tags: ['urgent', 'backend'] } })).body).toEqual({
+      tags: ['backend', 'urgent'],
+    });
     expect((await sb.api.call('PUT', path, { body: { tags: ['docs'] } })).body).toEqual({ tags: ['docs'] });
     expect((await sb.api.get(`${base()}/${s.session_id}`)).body.tags).toEqual(['docs']);
   });
@@ -350,13 +399,25 @@ describe('insights', () => {
     const path = `${base()}/${s.session_id}/insights`;
     const before = await sb.api.get(path);
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ session_id: s.session_id, analysis: null, num_user_messages: 1, session_size: 'xs' });
+    expect(before.body).toMatchObject({
+      session_id: s.session_id,
+      analysis: null,
+      num_user_messages: 1,
+      session_size: 'xs',
+    });
     const first = await sb.api.call('POST', `${path}/generate`);
     expect(first.body).toEqual({ session_id: s.session_id, status: 'started' });
     const second = await sb.api.call('POST', `${path}/generate`);
     expect(second.body).toEqual({ session_id: s.session_id, status: 'already_exists' });
-    const ready = await waitFor(async () => (await sb.api.get(path)).body, (b) => b.analysis !== null);
-    expect(ready.analysis).toMatchObject({ classification: { category: expect.any(String) }, action_items: expect.any(Array), suggested_prompt: expect.any(String) });
+    const ready = await waitFor(
+      async () => (await sb.api.get(path)).body,
+      (b) => b.analysis !== null,
+    );
+    expect(ready.analysis).toMatchObject({
+      classification: { category: expect.any(String) },
+      action_items: expect.any(Array),
+      suggested_prompt: expect.any(String),
+    });
     expect((await sb.api.call('POST', `${path}/generate`)).body.status).toBe('already_exists');
   });
 
@@ -364,7 +425,9 @@ describe('insights', () => {
     const s = await createSession();
     const res = await sb.api.call('POST', `/v3/enterprise/sessions/${s.session_id}/insights/generate`);
     expect(res.body.status).toBe('started');
-    expect((await sb.api.call('POST', `${base()}/${s.session_id}/insights/generate`)).body.status).toBe('already_exists');
+    expect((await sb.api.call('POST', `${base()}/${s.session_id}/insights/generate`)).body.status).toBe(
+      'already_exists',
+    );
   });
 });
 
@@ -373,7 +436,9 @@ describe('enterprise get and message', () => {
     const s = await createSession();
     const got = await sb.api.get(`/v3/enterprise/sessions/${s.session_id}`);
     expect(got.body).toMatchObject({ session_id: s.session_id, org_id: orgId });
-    const sent = await sb.api.call('POST', `/v3/enterprise/sessions/${s.session_id}/messages`, { body: { message: 'from the enterprise' } });
+    const sent = await sb.api.call('POST', `/v3/enterprise/sessions/${s.session_id}/messages`, {
+      body: { message: 'from the enterprise' },
+    });
     expect(sent.status).toBe(200);
     expect(sent.body.session_id).toBe(s.session_id);
   });
@@ -425,8 +490,12 @@ describe('audit', () => {
     await sb.api.call('PUT', `${base()}/${s.session_id}/tags`, { body: { tags: ['x'] } });
     await sb.api.call('DELETE', `${base()}/${s.session_id}`);
     const actions = (
-      sb.db.prepare(`SELECT action FROM audit_logs WHERE data LIKE ?`).all(`%${s.session_id}%`) as Array<{ action: string }>
+      sb.db.prepare(`SELECT action FROM audit_logs WHERE data LIKE ?`).all(`%${s.session_id}%`) as Array<{
+        action: string;
+      }>
     ).map((r) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(['create_session', 'archive_session', 'update_session_tags', 'terminate_session']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['create_session', 'archive_session', 'update_session_tags', 'terminate_session']),
+    );
   });
 });

@@ -8,15 +8,7 @@
 import type { InsightsAnalysis } from '../../../../api/operations/sessions';
 import type { SandboxContext } from '../../context';
 import { createRng, seedFor, type Rng } from '../../random';
-import {
-  AGENT_DONE,
-  AGENT_ERRORS,
-  AGENT_PROGRESS,
-  AGENT_QUESTIONS,
-  AGENT_START,
-  ISSUES,
-  TAGS,
-} from './seed-data';
+import { AGENT_DONE, AGENT_ERRORS, AGENT_PROGRESS, AGENT_QUESTIONS, AGENT_START, ISSUES, TAGS } from './seed-data';
 import { addMessage, countMessages, type SessionRow } from './store';
 
 export type Outcome = 'exit' | 'error' | 'suspended';
@@ -92,7 +84,13 @@ function step(ctx: SandboxContext, r: SessionRow): void {
       if (r.sim_steps > 0) {
         const last = r.sim_steps === 1 && r.sim_outcome === 'suspended';
         const x = rng.next();
-        const detail = last ? 'waiting_for_user' : x < 0.8 ? 'working' : x < 0.9 ? 'waiting_for_approval' : 'waiting_for_user';
+        const detail = last
+          ? 'waiting_for_user'
+          : x < 0.8
+            ? 'working'
+            : x < 0.9
+              ? 'waiting_for_approval'
+              : 'waiting_for_user';
         if (detail === 'waiting_for_user') msg(rng.pick(AGENT_QUESTIONS));
         else if (detail === 'working' && rng.chance(0.4)) msg(rng.pick(AGENT_PROGRESS));
         set({
@@ -134,11 +132,17 @@ export function buildAnalysis(ctx: SandboxContext, r: SessionRow): InsightsAnaly
     },
     action_items: [
       'Add the test command to the repository knowledge so the agent finds it faster.',
-      tags.length ? `Keep tagging similar work with ${tags.join(', ')} to compare runs.` : `Tag sessions like this one (e.g. ${rng.pick(TAGS)}) to compare runs.`,
+      tags.length
+        ? `Keep tagging similar work with ${tags.join(', ')} to compare runs.`
+        : `Tag sessions like this one (e.g. ${rng.pick(TAGS)}) to compare runs.`,
     ],
     issues: rng.sample(ISSUES, rng.int(1, 2)),
     suggested_prompt: `${r.prompt.split('\n')[0]!.slice(0, 300)} Run the test suite before opening the pull request, and keep the change backwards compatible.`,
-    timeline: messages.map((m) => ({ at: m.created_at, title: m.source === 'user' ? 'User message' : 'Agent update', detail: m.message.slice(0, 160) })),
+    timeline: messages.map((m) => ({
+      at: m.created_at,
+      title: m.source === 'user' ? 'User message' : 'Agent update',
+      detail: m.message.slice(0, 160),
+    })),
   };
 }
 
@@ -162,7 +166,9 @@ export function advanceDue(ctx: SandboxContext): void {
     for (const r of due) step(ctx, r);
     for (const r of ready) {
       ctx.db
-        .prepare(`UPDATE sessions SET insights_status = 'completed', insights_ready_ms = NULL, analysis = ? WHERE session_id = ?`)
+        .prepare(
+          `UPDATE sessions SET insights_status = 'completed', insights_ready_ms = NULL, analysis = ? WHERE session_id = ?`,
+        )
         .run(JSON.stringify(buildAnalysis(ctx, r)), r.session_id);
     }
   })();
@@ -179,7 +185,8 @@ export function startSimulation(ctx: SandboxContext): () => void {
       advanceDue(ctx);
     } catch (err) {
       // The store closes before the timer on shutdown; anything else is a defect worth seeing.
-      if (!(err instanceof TypeError) && !/not open|closed/i.test(String(err))) console.error('[sandbox] session simulation:', err);
+      if (!(err instanceof TypeError) && !/not open|closed/i.test(String(err)))
+        console.error('[sandbox] session simulation:', err);
     }
   }, ctx.tickMs);
   timer.unref?.();

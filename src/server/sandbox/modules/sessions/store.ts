@@ -136,7 +136,8 @@ export function toSession(r: SessionRow): Session {
 
 export function getRow(db: Db, sessionId: string, orgId?: string): SessionRow | undefined {
   return orgId
-    ? (db.prepare(`${SESSION_SELECT} WHERE s.session_id = ? AND s.org_id = ?`).get(sessionId, orgId) as SessionRow | undefined)
+    ? (db.prepare(`${SESSION_SELECT} WHERE s.session_id = ? AND s.org_id = ?`).get(sessionId, orgId) as
+        SessionRow | undefined)
     : (db.prepare(`${SESSION_SELECT} WHERE s.session_id = ?`).get(sessionId) as SessionRow | undefined);
 }
 
@@ -208,14 +209,17 @@ export const toMessage = (r: MessageRow): SessionMessage => ({
   created_at: r.created_at,
 });
 
-export function addMessage(db: Db, eventId: string, sessionId: string, source: 'agent' | 'user', message: string, at: number): void {
-  db.prepare('INSERT INTO session_messages (event_id, session_id, source, message, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    eventId,
-    sessionId,
-    source,
-    message,
-    at,
-  );
+export function addMessage(
+  db: Db,
+  eventId: string,
+  sessionId: string,
+  source: 'agent' | 'user',
+  message: string,
+  at: number,
+): void {
+  db.prepare(
+    'INSERT INTO session_messages (event_id, session_id, source, message, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(eventId, sessionId, source, message, at);
 }
 
 export function countMessages(db: Db, sessionId: string): { agent: number; user: number } {
