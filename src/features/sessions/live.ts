@@ -74,6 +74,7 @@ export interface LiveState {
   /** Live sessions among the rows in view. */
   liveInView: number;
   paused: 'hidden' | 'off' | null;
+  intervalMs: number;
   error: unknown;
 }
 
@@ -138,6 +139,7 @@ export function useLiveSessions(opts: {
     lastPolledAt,
     liveInView: ids.length,
     paused: intervalMs <= 0 ? 'off' : !visible ? 'hidden' : null,
+    intervalMs,
     error,
   };
 }

@@ -218,14 +218,9 @@ function SessionFields({ session: s }: { session: Session }) {
           <span className="font-mono text-xs">{s.session_id}</span>
         </Row>
         <Row label="URL">
-          <a
-            href={s.url}
-            target="_blank"
-            rel="noreferrer"
-            className="inline-flex items-center gap-1 text-accent hover:underline"
-          >
+          <a href={s.url} target="_blank" rel="noreferrer" className="break-all text-accent hover:underline">
             {s.url}
-            <ExternalLink className="size-3" aria-hidden />
+            <ExternalLink className="ml-1 inline size-3 align-baseline" aria-hidden />
           </a>
         </Row>
         <Row label="Title">{s.title || none}</Row>
@@ -276,10 +271,10 @@ function SessionFields({ session: s }: { session: Session }) {
                     href={pr.pr_url}
                     target="_blank"
                     rel="noreferrer"
-                    className="inline-flex items-center gap-1 text-accent hover:underline"
+                    className="break-all text-accent hover:underline"
                   >
                     {pr.pr_url.replace(/^https?:\/\//, '')}
-                    <ExternalLink className="size-3" aria-hidden />
+                    <ExternalLink className="ml-1 inline size-3 align-baseline" aria-hidden />
                   </a>
                   {pr.pr_state && <Badge className="ml-1.5">{pr.pr_state}</Badge>}
                   <span className="sr-only"> {prNumber(pr.pr_url)}</span>

@@ -47,7 +47,12 @@ function LiveIndicator({ live }: { live: LiveState }) {
   else
     text = (
       <>
-        Live: {live.liveInView} in view · <SecondsAgo at={live.lastPolledAt} prefix="checked" />
+        Live: {live.liveInView} in view ·{' '}
+        {live.lastPolledAt ? (
+          <SecondsAgo at={live.lastPolledAt} prefix="checked" />
+        ) : (
+          `checking every ${live.intervalMs / 1000} s`
+        )}
       </>
     );
   return (
