@@ -21,7 +21,13 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // The React Compiler is not used; TanStack Virtual and react-hook-form's watch are fine without it.
+      'react-hooks/incompatible-library': 'off',
     },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     files: ['src/**/*.{ts,tsx}'],

@@ -2,7 +2,7 @@
  * Shared fixtures: every test fails on a browser console error or an uncaught page error, unless the test
  * declares the errors it expects (e.g. a deliberate 401) with `allowConsoleErrors`.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
 
 export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: void }>({
   allowConsoleErrors: [[], { option: true }],
@@ -28,7 +28,7 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleGuard: vo
 export { expect };
 
 /** The first organization of the seed, as the overview lists it. */
-export async function firstOrgId(request: import('@playwright/test').APIRequestContext): Promise<string> {
+export async function firstOrgId(request: APIRequestContext): Promise<string> {
   const res = await request.get('/api/v3/enterprise/organizations?first=1');
   const body = (await res.json()) as { items: Array<{ org_id: string }> };
   return body.items[0]!.org_id;

@@ -76,7 +76,7 @@ export function loadConfig(
       problems.push('AGENT_PLATFORM_API_KEY must be a service-user credential starting with "cog_"');
     }
     if (baseUrl) {
-      let ok = false;
+      let ok: boolean;
       try {
         const u = new URL(baseUrl);
         ok = (u.protocol === 'https:' || u.protocol === 'http:') && !u.search && !u.hash && !u.username;

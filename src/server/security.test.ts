@@ -2,6 +2,7 @@
  * Issue 7: only the console's own pages may use the credential; nothing takes the console down.
  * One test (or group) per rule, over real HTTP.
  */
+import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../test/fake-upstream';
@@ -316,9 +317,9 @@ describe('access control off loopback', () => {
 
 describe('fault tolerance', () => {
   it.each([
-    ['garbage', (res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops')],
-    ['a 503', (res: import('node:http').ServerResponse) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3' }).end('down')],
-    ['a 500 problem', (res: import('node:http').ServerResponse) => res.writeHead(500, { 'content-type': 'application/problem+json' }).end('{"status":500,"title":"Internal Server Error"}')],
+    ['garbage', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops')],
+    ['a 503', (res: ServerResponse) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3' }).end('down')],
+    ['a 500 problem', (res: ServerResponse) => res.writeHead(500, { 'content-type': 'application/problem+json' }).end('{"status":500,"title":"Internal Server Error"}')],
   ])('passes %s through unchanged for the browser to explain', async (_name, respond) => {
     up.respondWith((_r, res) => respond(res));
     const res = await rawRequest(c.port, 'GET', '/api/v3/self');

@@ -2,7 +2,7 @@
  * API-test harness: the sandbox (and, when asked, the console server in front of it) on port 0, driven
  * over real HTTP.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../server/config';
 import { createConsoleServer } from '../server/app';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../server/sandbox';
@@ -108,7 +108,7 @@ export function rawRequest(
   target: string,
   headers: Record<string, string> = {},
   body?: string,
-): Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; text: string }> {
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const length = body !== undefined && !headers['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(body)) } : {};
     const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...length, ...headers } }, (res) => {

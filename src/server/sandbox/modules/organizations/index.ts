@@ -2,6 +2,7 @@
 import type { Organization } from '../../../../api/operations/organizations';
 import { paginate } from '../../cursor';
 import type { SandboxModule } from '../../context';
+import type { Db } from '../../db';
 import { notFound } from '../../problems';
 
 interface OrgRow extends Record<string, unknown> {
@@ -97,7 +98,7 @@ export const organizationsModule: SandboxModule = {
 };
 
 /** Every organization id, oldest first: what other modules seed against. */
-export function listOrgIds(db: import('../../db').Db): string[] {
+export function listOrgIds(db: Db): string[] {
   return (db.prepare('SELECT org_id FROM organizations ORDER BY created_at, org_id').all() as { org_id: string }[]).map(
     (r) => r.org_id,
   );
