@@ -9,7 +9,7 @@ import {
   gitPermissionSetVersion,
   validateGitPermissionSet,
   type GitPermissionInput,
-} from '@/api/operations/git-permissions';
+} from '../src/api/operations/git-permissions';
 
 /** A deterministic set of `n` valid permissions (mixed matchers, about a third read-only). */
 export function makeGitPermissionSet(n: number, seed = 1): GitPermissionInput[] {

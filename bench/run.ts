@@ -2,10 +2,12 @@
  * `npm run bench`: benchmarks, not timed tests. Starts the console on a fresh sandbox (as `npm start` does)
  * and prints each figure.
  */
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { benchBundle } from './bundle';
 import { startConsoleProcess, type Figure } from './lib';
+import { benchGitPermissions } from './git-permissions';
 import { benchProxy } from './proxy';
+import { benchSessionsListRequests, benchSessionsRenderScroll } from './sessions';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -17,7 +19,27 @@ const ctx = { baseUrl: consoleProc.url, sandboxUrl: consoleProc.sandboxUrl, brow
 const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['Bundle', () => benchBundle(ctx)],
   ['Proxy', () => benchProxy(ctx)],
+  ['Sessions: render and scroll with 2,000 loaded', () => withPage((page) => benchSessionsRenderScroll(page, ctx))],
+  [
+    'Sessions: upstream requests of one open list',
+    () => withPage(async (page) => benchSessionsListRequests(page, { ...ctx, orgId: await firstOrgId() })),
+  ],
+  ['Git permissions', () => benchGitPermissions(ctx)],
 ];
+
+async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  try {
+    return await fn(page);
+  } finally {
+    await page.close();
+  }
+}
+
+async function firstOrgId(): Promise<string> {
+  const res = await fetch(`${ctx.baseUrl}/api/v3/enterprise/organizations?first=1`);
+  return ((await res.json()) as { items: Array<{ org_id: string }> }).items[0]!.org_id;
+}
 
 let failed = false;
 try {

@@ -1,7 +1,7 @@
 /** The bulk editor's pure model: validation as the contract says, CSV/JSON round trips, and rebasing an edit. */
 import { describe, expect, it } from 'vitest';
 import { describeMatcher, diffGitPermissionSets, gitPermissionSetVersion } from '@/api/operations/git-permissions';
-import { makeEditedPair, runGitPermissionBench } from './bench';
+import { makeEditedPair, runGitPermissionBench } from '../../../bench/git-permissions-model';
 import { parseCsv, parseImport, parseJson, rebaseDraft, toCsv, toDraftRow, toInput, toJson, validateDraft } from './set-model';
 
 describe('validateDraft', () => {
