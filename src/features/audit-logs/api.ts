@@ -76,4 +76,6 @@ export const auditLogsInfiniteQueryOptions = (filters: AuditLogFilters) =>
     // Refetching would re-read every loaded page (50 for 10,000 entries): refresh is the admin's choice.
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
+    // Pages are never edited in place; comparing 10,000 entries deeply on every new page is wasted work.
+    structuralSharing: false,
   });

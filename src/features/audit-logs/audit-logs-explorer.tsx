@@ -58,19 +58,12 @@ function collectPrincipals(items: readonly AuditLogEntry[], current: string): Pr
   return [...map].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
-function Principal({ e }: { e: AuditLogEntry }) {
-  if (!e.service_user_id && !e.user_id) return <span className="text-muted">System</span>;
-  return (
-    <span className="flex min-w-0 flex-col leading-tight">
-      {e.user_id && <span className="truncate">{e.user_email || e.user_id}</span>}
-      {e.service_user_id && (
-        <span className={cn('truncate', e.user_id && 'text-xs text-muted')}>
-          {e.service_user_name || e.service_user_id}
-          {e.user_id ? ' (service user)' : ''}
-        </span>
-      )}
-    </span>
-  );
+/** Who acted, on one line: the user, the service user, both ("user via service user"), or the system. */
+export function principalLabel(e: AuditLogEntry): string {
+  const user = e.user_id ? e.user_email || e.user_id : '';
+  const service = e.service_user_id ? e.service_user_name || e.service_user_id : '';
+  if (user && service) return `${user} via ${service}`;
+  return user || service || 'System';
 }
 
 export function AuditLogsExplorer({
@@ -252,8 +245,8 @@ export function AuditLogsExplorer({
                 {e.action}
               </Badge>
             </span>
-            <span role="cell" className="min-w-0">
-              <Principal e={e} />
+            <span role="cell" className={cn('truncate', !e.user_id && !e.service_user_id && 'text-muted')}>
+              {principalLabel(e)}
             </span>
             <span role="cell" className="truncate">
               {e.org_id ? (orgNames.get(e.org_id) ?? e.org_id) : <span className="text-muted">Enterprise</span>}
