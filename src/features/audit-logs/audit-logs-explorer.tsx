@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, RefreshCw } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { KNOWN_AUDIT_ACTIONS, type AuditLogEntry } from '@/api/operations/audit-logs';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/button';
@@ -78,6 +78,7 @@ export function AuditLogsExplorer({
   const queryClient = useQueryClient();
   const orgsQuery = useInfiniteQuery(organizationsInfiniteQueryOptions());
   const [selected, setSelected] = useState<AuditLogEntry | null>(null);
+  const id = useId();
 
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const firstPage = query.data?.pages[0];
@@ -146,9 +147,12 @@ export function AuditLogsExplorer({
               </Button>
             </div>
           </div>
-          <label className="flex w-full flex-col gap-1 text-sm font-medium sm:w-auto">
-            Action
+          <div className="flex w-full flex-col gap-1 sm:w-auto">
+            <label htmlFor={`${id}-action`} className="text-sm font-medium">
+              Action
+            </label>
             <select
+              id={`${id}-action`}
               className={cn(inputClass, 'w-full font-normal sm:w-56')}
               value={search.action ?? ''}
               onChange={(e) => onSearchChange({ action: e.target.value || undefined })}
@@ -160,10 +164,13 @@ export function AuditLogsExplorer({
                 </option>
               ))}
             </select>
-          </label>
-          <label className="flex w-full flex-col gap-1 text-sm font-medium sm:w-auto">
-            Principal
+          </div>
+          <div className="flex w-full flex-col gap-1 sm:w-auto">
+            <label htmlFor={`${id}-principal`} className="text-sm font-medium">
+              Principal
+            </label>
             <select
+              id={`${id}-principal`}
               className={cn(inputClass, 'w-full font-normal sm:w-64')}
               value={currentPrincipal}
               onChange={(e) => onSearchChange(parsePrincipalValue(e.target.value))}
@@ -175,23 +182,26 @@ export function AuditLogsExplorer({
                 </option>
               ))}
             </select>
-          </label>
-          <label className="flex w-full flex-col gap-1 text-sm font-medium sm:w-auto">
-            Organization
+          </div>
+          <div className="flex w-full flex-col gap-1 sm:w-auto">
+            <label htmlFor={`${id}-scope`} className="text-sm font-medium">
+              Scope
+            </label>
             <select
+              id={`${id}-scope`}
               className={cn(inputClass, 'w-full font-normal sm:w-52')}
               value={search.org_id ?? ''}
               onChange={(e) => onSearchChange({ org_id: e.target.value || undefined })}
             >
-              <option value="">All organizations</option>
-              {[...orgNames].map(([id, name]) => (
-                <option key={id} value={id}>
+              <option value="">Whole enterprise</option>
+              {[...orgNames].map(([orgId, name]) => (
+                <option key={orgId} value={orgId}>
                   {name}
                 </option>
               ))}
               {search.org_id && !orgNames.has(search.org_id) && <option value={search.org_id}>{search.org_id}</option>}
             </select>
-          </label>
+          </div>
           {filtered && (
             <Button
               size="sm"

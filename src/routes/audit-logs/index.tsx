@@ -1,10 +1,12 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { auditLogsInfiniteQueryOptions } from '@/features/audit-logs/api';
 import { AuditLogsExplorer } from '@/features/audit-logs/audit-logs-explorer';
 import { AuditLogSearch, toUrlSearch, toFilters } from '@/features/audit-logs/search';
 
 export const Route = createFileRoute('/audit-logs/')({
   validateSearch: AuditLogSearch,
+  // Defaults stay out of the URL, so a shared link shows only the filters someone chose.
+  search: { middlewares: [stripSearchParams({ range: 'all', order: 'desc' })] },
   loaderDeps: ({ search }) => toFilters(search),
   loader: ({ context, deps }) =>
     void context.queryClient.infiniteQuery(auditLogsInfiniteQueryOptions(deps)).catch(() => undefined),
