@@ -25,11 +25,14 @@ export const KNOWN_AUDIT_ACTIONS = [
   'send_session_message',
   'archive_session',
   'terminate_session',
+  'update_session_tags',
+  'generate_session_insights',
   'create_knowledge_note',
   'update_knowledge_note',
   'delete_knowledge_note',
   'create_secret',
   'delete_secret',
+  'remove_repository_indexing',
 ] as const;
 
 /** `order`: newest first by default (spec: `asc` or `desc`, default `desc`). */

@@ -62,6 +62,9 @@ const ACTION_WEIGHTS: Array<[string, number]> = [
   ['send_session_message', 22],
   ['archive_session', 8],
   ['terminate_session', 6],
+  ['update_session_tags', 2],
+  ['generate_session_insights', 1],
+  ['remove_repository_indexing', 1],
   ['create_knowledge_note', 5],
   ['update_knowledge_note', 7],
   ['delete_knowledge_note', 2],
@@ -136,6 +139,12 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
       return { session_id: id(rng, ID_PREFIX.session), is_archived: true };
     case 'terminate_session':
       return { session_id: id(rng, ID_PREFIX.session), archive: rng.chance(0.3), previous_status: rng.pick(['running', 'suspended', 'claimed']) };
+    case 'update_session_tags':
+      return { session_id: id(rng, ID_PREFIX.session), tags: rng.sample(['triage', 'backend', 'frontend', 'urgent', 'chore'], rng.int(1, 3)), mode: rng.pick(['append', 'replace']) };
+    case 'generate_session_insights':
+      return { session_id: id(rng, ID_PREFIX.session), status: rng.pick(['started', 'already_exists']) };
+    case 'remove_repository_indexing':
+      return { repository_paths: rng.sample(REPOS, rng.int(1, 3)) };
     case 'create_knowledge_note':
       return { note_id: id(rng, ID_PREFIX.note), name: rng.pick(NOTE_NAMES), folder_path: rng.pick(['/', '/engineering', '/onboarding']), pinned_repo: rng.chance(0.3) ? rng.pick(REPOS) : null };
     case 'update_knowledge_note':
