@@ -39,7 +39,11 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
       const { loaded } = await loadedCount(page);
       if (loaded >= TARGET_LOADED) break;
       await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-      await waitFor(() => loadedCount(page), (v) => v.loaded > loaded, 30_000);
+      await waitFor(
+        () => loadedCount(page),
+        (v) => v.loaded > loaded,
+        30_000,
+      );
     }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const { loaded, total } = await loadedCount(page);
@@ -79,7 +83,9 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
     const file = await download;
     const exportSeconds = (performance.now() - exportStarted) / 1000;
     const exported = Number(
-      ((await page.getByText(/^Exported [\d,.\s]+ entries/).textContent()) ?? '').replace(/^Exported ([\d,.\s]+) entries.*$/, '$1').replace(/\D/g, ''),
+      ((await page.getByText(/^Exported [\d,.\s]+ entries/).textContent()) ?? '')
+        .replace(/^Exported ([\d,.\s]+) entries.*$/, '$1')
+        .replace(/\D/g, ''),
     );
     await file.delete();
 
@@ -90,8 +96,18 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
         unit: 'nodes',
         note: `${dom.rows} rows rendered; loading took ${round(loadSeconds)} s`,
       },
-      { name: 'audit logs: scroll frame time p50', value: round(percentile(frames, 50)), unit: 'ms', note: `${SCROLL_FRAMES} frames, ${SCROLL_STEP_PX} px each` },
-      { name: 'audit logs: scroll frame time p95', value: round(percentile(frames, 95)), unit: 'ms', note: `max ${round(frames[frames.length - 1] ?? NaN)} ms` },
+      {
+        name: 'audit logs: scroll frame time p50',
+        value: round(percentile(frames, 50)),
+        unit: 'ms',
+        note: `${SCROLL_FRAMES} frames, ${SCROLL_STEP_PX} px each`,
+      },
+      {
+        name: 'audit logs: scroll frame time p95',
+        value: round(percentile(frames, 95)),
+        unit: 'ms',
+        note: `max ${round(frames[frames.length - 1] ?? NaN)} ms`,
+      },
       {
         name: 'audit logs: export throughput via proxy',
         value: Math.round(exported / exportSeconds),

@@ -22,7 +22,9 @@ function localInput(unixSeconds: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-test('scrolls through 5,000 entries, loading pages as it goes, with only the visible rows in the DOM', async ({ page }) => {
+test('scrolls through 5,000 entries, loading pages as it goes, with only the visible rows in the DOM', async ({
+  page,
+}) => {
   await page.goto('/audit-logs');
   await expect(page.getByRole('heading', { name: 'Audit logs' })).toBeVisible();
   await expect(table(page).getByRole('row').nth(1)).toBeVisible();
@@ -56,7 +58,8 @@ test('filters by action, changes the order, and shows the same view after a relo
   await expect(rows.nth(1)).toContainText('create_secret');
   const actionCells = table(page).locator('[role="row"][aria-rowindex] [role="cell"]:nth-child(2)');
   await expect.poll(async () => (await actionCells.allTextContents()).every((t) => t === 'create_secret')).toBe(true);
-  const times = async () => table(page).locator('[role="row"][aria-rowindex] [role="cell"]:first-child').allTextContents();
+  const times = async () =>
+    table(page).locator('[role="row"][aria-rowindex] [role="cell"]:first-child').allTextContents();
   const firstTimes = (await times()).slice(0, 8);
   // Oldest first: times never decrease down the list.
   const seconds = await table(page)
@@ -73,7 +76,10 @@ test('filters by action, changes the order, and shows the same view after a relo
   expect((await loaded(page)).total).toBe(total);
 });
 
-test('exports a custom time range to CSV and JSON Lines with exactly the entries in range', async ({ page, request }) => {
+test('exports a custom time range to CSV and JSON Lines with exactly the entries in range', async ({
+  page,
+  request,
+}) => {
   await page.goto('/audit-logs');
   await expect(table(page).getByRole('row').nth(1)).toBeVisible();
   const now = Math.floor(Date.now() / 1000);

@@ -18,13 +18,7 @@ import { formatDateTime, formatUtc } from '@/lib/format';
 import { auditLogKeys, auditLogsInfiniteQueryOptions } from './api';
 import { EntryDetail } from './entry-detail';
 import { ExportPanel } from './export-panel';
-import {
-  parsePrincipalValue,
-  principalValue,
-  resolveBounds,
-  toFilters,
-  type AuditLogSearch,
-} from './search';
+import { parsePrincipalValue, principalValue, resolveBounds, toFilters, type AuditLogSearch } from './search';
 import { RangeSummary, TimeRangePicker } from './time-range-picker';
 
 const COLUMNS = 'minmax(13rem,1.2fr) minmax(10rem,1fr) minmax(11rem,1.3fr) minmax(9rem,1fr) minmax(12rem,2fr) 5rem';
@@ -54,7 +48,8 @@ function collectPrincipals(items: readonly AuditLogEntry[], current: string): Pr
     }
     if (e.user_id && !map.has(`user:${e.user_id}`)) map.set(`user:${e.user_id}`, `${e.user_email || e.user_id} (user)`);
   }
-  if (current && !map.has(current)) map.set(current, current.replace(/^service_user:/, 'service user ').replace(/^user:/, 'user '));
+  if (current && !map.has(current))
+    map.set(current, current.replace(/^service_user:/, 'service user ').replace(/^user:/, 'user '));
   return [...map].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
@@ -251,7 +246,15 @@ export function AuditLogsExplorer({
               {formatDateTime(e.created_at)}
             </span>
             <span role="cell" className="truncate">
-              <Badge tone={e.action.startsWith('delete') || e.action.startsWith('reject') || e.action.startsWith('terminate') ? 'danger' : e.action.startsWith('create') ? 'success' : 'neutral'}>
+              <Badge
+                tone={
+                  e.action.startsWith('delete') || e.action.startsWith('reject') || e.action.startsWith('terminate')
+                    ? 'danger'
+                    : e.action.startsWith('create')
+                      ? 'success'
+                      : 'neutral'
+                }
+              >
                 {e.action}
               </Badge>
             </span>
@@ -265,7 +268,12 @@ export function AuditLogsExplorer({
               {summarizeData(e.data)}
             </span>
             <span role="cell">
-              <Button size="sm" variant="ghost" onClick={() => setSelected(e)} aria-label={`Details of ${e.action} at ${formatDateTime(e.created_at)}`}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => setSelected(e)}
+                aria-label={`Details of ${e.action} at ${formatDateTime(e.created_at)}`}
+              >
                 Details
               </Button>
             </span>
@@ -279,7 +287,11 @@ export function AuditLogsExplorer({
         fetchNextPage={() => void query.fetchNextPage()}
         refetch={() => void query.refetch()}
         emptyTitle="No audit-log entries match these filters"
-        emptyHint={filtered ? 'Widen the time range or clear a filter.' : 'Entries appear here as admins and service users make changes.'}
+        emptyHint={
+          filtered
+            ? 'Widen the time range or clear a filter.'
+            : 'Entries appear here as admins and service users make changes.'
+        }
         className="h-[calc(100dvh-22rem)] min-h-96"
       />
       <EntryDetail

@@ -72,7 +72,11 @@ export function EntryDetail({
                     {entry.service_user_id ? (
                       <span className="flex flex-wrap items-center gap-2">
                         {entry.service_user_name || 'Unnamed'} <Id>{entry.service_user_id}</Id>
-                        <Button size="sm" variant="ghost" onClick={() => onFilterPrincipal({ service_user_id: entry.service_user_id! })}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => onFilterPrincipal({ service_user_id: entry.service_user_id! })}
+                        >
                           Only this service user
                         </Button>
                       </span>
@@ -84,7 +88,11 @@ export function EntryDetail({
                     {entry.user_id ? (
                       <span className="flex flex-wrap items-center gap-2">
                         {entry.user_email || 'No email'} <Id>{entry.user_id}</Id>
-                        <Button size="sm" variant="ghost" onClick={() => onFilterPrincipal({ user_id: entry.user_id! })}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => onFilterPrincipal({ user_id: entry.user_id! })}
+                        >
                           Only this user
                         </Button>
                       </span>

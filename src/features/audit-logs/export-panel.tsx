@@ -8,7 +8,14 @@ import { Button } from '@/components/button';
 import { ProblemView } from '@/components/problem-view';
 import { formatNumber } from '@/lib/format';
 import { fetchAuditLogPage } from './api';
-import { downloadExport, EXPORT_FORMATS, exportFileName, runExport, type ExportFormat, type ExportProgress } from './export';
+import {
+  downloadExport,
+  EXPORT_FORMATS,
+  exportFileName,
+  runExport,
+  type ExportFormat,
+  type ExportProgress,
+} from './export';
 import type { AuditLogFilters, ResolvedBounds } from './search';
 
 type State =
@@ -64,7 +71,10 @@ export function ExportPanel({ filters, bounds }: { filters: AuditLogFilters; bou
         ))}
       </div>
       {state.kind === 'running' && (
-        <div className="flex min-w-64 flex-col gap-1 rounded-md border border-line bg-surface p-2 text-xs" role="status">
+        <div
+          className="flex min-w-64 flex-col gap-1 rounded-md border border-line bg-surface p-2 text-xs"
+          role="status"
+        >
           <div className="flex items-center justify-between gap-2">
             <span>
               Exporting {EXPORT_FORMATS[state.format].label}: {formatNumber(state.progress.done)}
@@ -81,7 +91,9 @@ export function ExportPanel({ filters, bounds }: { filters: AuditLogFilters; bou
             max={Math.max(1, state.progress.total ?? state.progress.done + 1)}
           />
           {state.waitingSeconds !== undefined && (
-            <span className="text-warn">Rate limited by the API: waiting {state.waitingSeconds} s, then continuing…</span>
+            <span className="text-warn">
+              Rate limited by the API: waiting {state.waitingSeconds} s, then continuing…
+            </span>
           )}
         </div>
       )}
@@ -95,9 +107,7 @@ export function ExportPanel({ filters, bounds }: { filters: AuditLogFilters; bou
           Export cancelled after {formatNumber(state.done)} entries; nothing was saved.
         </p>
       )}
-      {state.kind === 'failed' && (
-        <ProblemView compact error={state.error} onRetry={() => void start(state.format)} />
-      )}
+      {state.kind === 'failed' && <ProblemView compact error={state.error} onRetry={() => void start(state.format)} />}
     </div>
   );
 }

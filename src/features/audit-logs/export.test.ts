@@ -41,7 +41,9 @@ describe('CSV', () => {
     expect(line.endsWith('\r\n')).toBe(true);
     // The only raw newline-free encoding: JSON escapes the newline inside data.
     expect(line.slice(0, -2)).not.toMatch(/[\r\n]/);
-    expect(line.startsWith('2023-11-14T22:13:21Z,1700000001,create_secret,org-1,,,user-1,a@example.com,audit-1,')).toBe(true);
+    expect(line.startsWith('2023-11-14T22:13:21Z,1700000001,create_secret,org-1,,,user-1,a@example.com,audit-1,')).toBe(
+      true,
+    );
     expect(CSV_COLUMNS).toHaveLength(10);
   });
 });
@@ -100,7 +102,9 @@ describe('runExport', () => {
     const fail = vi.fn(async () => {
       throw new ApiError(403, problem(403, 'no'));
     });
-    await expect(runExport({ format: 'csv', signal: new AbortController().signal, fetchPage: fail })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      runExport({ format: 'csv', signal: new AbortController().signal, fetchPage: fail }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(fail).toHaveBeenCalledTimes(1);
   });
 });

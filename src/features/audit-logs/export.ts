@@ -144,7 +144,10 @@ export async function runExport(opts: ExportOptions): Promise<ExportResult> {
 
 /** `audit-logs_2026-03-13T080000Z.csv`: sortable, safe on every file system. */
 export function exportFileName(format: ExportFormat, nowMs = Date.now()): string {
-  const stamp = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '');
+  const stamp = new Date(nowMs)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '');
   return `audit-logs_${stamp}.${EXPORT_FORMATS[format].extension}`;
 }
 

@@ -63,7 +63,9 @@ function JsonNodeInner({ name, value, depth, openDepth, version, last }: NodePro
       </div>
     );
   }
-  const what = isArray ? `${entries.length} item${entries.length === 1 ? '' : 's'}` : `${entries.length} key${entries.length === 1 ? '' : 's'}`;
+  const what = isArray
+    ? `${entries.length} item${entries.length === 1 ? '' : 's'}`
+    : `${entries.length} key${entries.length === 1 ? '' : 's'}`;
   return (
     <div>
       <button
@@ -73,7 +75,11 @@ function JsonNodeInner({ name, value, depth, openDepth, version, last }: NodePro
         aria-label={`${name ?? (depth === 0 ? 'data' : 'item')} (${what})`}
         onClick={() => setOpen((o) => !o)}
       >
-        {open ? <ChevronDown className="size-4 shrink-0 text-muted" aria-hidden /> : <ChevronRight className="size-4 shrink-0 text-muted" aria-hidden />}
+        {open ? (
+          <ChevronDown className="size-4 shrink-0 text-muted" aria-hidden />
+        ) : (
+          <ChevronRight className="size-4 shrink-0 text-muted" aria-hidden />
+        )}
         <span className="pl-1">
           {label}
           <span className="text-muted">{openBr}</span>
@@ -90,7 +96,15 @@ function JsonNodeInner({ name, value, depth, openDepth, version, last }: NodePro
         <>
           <div className="ml-2 border-l border-line pl-2">
             {entries.map(([k, v], i) => (
-              <JsonNode key={k ?? i} name={k} value={v} depth={depth + 1} openDepth={openDepth} version={version} last={i === entries.length - 1} />
+              <JsonNode
+                key={k ?? i}
+                name={k}
+                value={v}
+                depth={depth + 1}
+                openDepth={openDepth}
+                version={version}
+                last={i === entries.length - 1}
+              />
             ))}
           </div>
           <div className="pl-5 text-muted">

@@ -1,11 +1,22 @@
 /** The explorer's URL state: defaults, preset resolution, local ↔ UTC inputs, principal values. */
 import { describe, expect, it } from 'vitest';
-import { AuditLogSearch, fromLocalInput, parsePrincipalValue, principalValue, resolveBounds, toFilters, toLocalInput, toUrlSearch } from './search';
+import {
+  AuditLogSearch,
+  fromLocalInput,
+  parsePrincipalValue,
+  principalValue,
+  resolveBounds,
+  toFilters,
+  toLocalInput,
+  toUrlSearch,
+} from './search';
 
 describe('AuditLogSearch', () => {
   it('falls back to defaults instead of failing on unreadable values', () => {
     expect(AuditLogSearch.parse({})).toEqual({ range: 'all', order: 'desc' });
-    expect(AuditLogSearch.parse({ range: 'forever', order: 'sideways', action: 'drop table', time_after: -4 })).toEqual({ range: 'all', order: 'desc' });
+    expect(AuditLogSearch.parse({ range: 'forever', order: 'sideways', action: 'drop table', time_after: -4 })).toEqual(
+      { range: 'all', order: 'desc' },
+    );
   });
 
   it('keeps custom bounds only for a custom range, and leaves defaults out of the URL', () => {
@@ -21,12 +32,19 @@ describe('AuditLogSearch', () => {
 describe('resolveBounds', () => {
   const now = 1_700_000_000_500;
   it('resolves presets to [now − span, now + 1): the current second included', () => {
-    expect(resolveBounds({ range: '1h' }, now)).toEqual({ resolved_at: 1_700_000_000, time_after: 1_700_000_000 - 3600, time_before: 1_700_000_001 });
+    expect(resolveBounds({ range: '1h' }, now)).toEqual({
+      resolved_at: 1_700_000_000,
+      time_after: 1_700_000_000 - 3600,
+      time_before: 1_700_000_001,
+    });
     expect(resolveBounds({ range: '30d' }, now).time_after).toBe(1_700_000_000 - 30 * 86_400);
     expect(resolveBounds({ range: 'all' }, now)).toEqual({ resolved_at: 1_700_000_000, time_before: 1_700_000_001 });
   });
   it('passes a custom range through, either end open', () => {
-    expect(resolveBounds({ range: 'custom', time_after: 10 }, now)).toEqual({ resolved_at: 1_700_000_000, time_after: 10 });
+    expect(resolveBounds({ range: 'custom', time_after: 10 }, now)).toEqual({
+      resolved_at: 1_700_000_000,
+      time_after: 10,
+    });
   });
 });
 

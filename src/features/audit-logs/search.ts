@@ -28,7 +28,11 @@ export const AuditLogSearch = z.object({
   /** Custom range only: exclusive end, Unix seconds. */
   time_before: optionalInt,
   order: z.enum(AUDIT_LOG_ORDERS).catch('desc'),
-  action: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/).optional().catch(undefined),
+  action: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/)
+    .optional()
+    .catch(undefined),
   service_user_id: optionalId,
   user_id: optionalId,
   org_id: z.string().startsWith('org-').optional().catch(undefined),
@@ -86,7 +90,10 @@ export interface ResolvedBounds {
  * entry written the moment the list loads is in it, and the range stays fixed while the admin pages, sorts
  * (reload re-resolves) or exports: the export then holds exactly the entries the list counts.
  */
-export function resolveBounds(f: Pick<AuditLogFilters, 'range' | 'time_after' | 'time_before'>, nowMs: number): ResolvedBounds {
+export function resolveBounds(
+  f: Pick<AuditLogFilters, 'range' | 'time_after' | 'time_before'>,
+  nowMs: number,
+): ResolvedBounds {
   const now = Math.floor(nowMs / 1000);
   if (f.range === 'custom') {
     return {

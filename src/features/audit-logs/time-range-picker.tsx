@@ -6,10 +6,19 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/button';
 import { Field, inputClass } from '@/components/field';
 import { formatDateTime, formatUtc } from '@/lib/format';
-import { fromLocalInput, RANGE_PRESETS, toLocalInput, type Range, type RangePreset, type ResolvedBounds } from './search';
+import {
+  fromLocalInput,
+  RANGE_PRESETS,
+  toLocalInput,
+  type Range,
+  type RangePreset,
+  type ResolvedBounds,
+} from './search';
 
 const PRESET_BUTTONS: Array<[Range, string]> = [
-  ...(Object.entries(RANGE_PRESETS) as Array<[RangePreset, { label: string }]>).map(([k, v]) => [k, v.label] as [Range, string]),
+  ...(Object.entries(RANGE_PRESETS) as Array<[RangePreset, { label: string }]>).map(
+    ([k, v]) => [k, v.label] as [Range, string],
+  ),
   ['all', 'All time'],
 ];
 
@@ -111,20 +120,39 @@ export function TimeRangePicker({
         </Button>
       </div>
       {customActive && (
-        <form onSubmit={apply} className="flex flex-wrap items-start gap-3 rounded-md border border-line bg-surface-2/40 p-3" aria-label="Custom time range" noValidate>
+        <form
+          onSubmit={apply}
+          className="flex flex-wrap items-start gap-3 rounded-md border border-line bg-surface-2/40 p-3"
+          aria-label="Custom time range"
+          noValidate
+        >
           <Field
             label="From (local time)"
-            hint={fromS !== undefined ? `UTC ${formatUtc(fromS)} · inclusive` : 'Empty: from the first entry · inclusive'}
+            hint={
+              fromS !== undefined ? `UTC ${formatUtc(fromS)} · inclusive` : 'Empty: from the first entry · inclusive'
+            }
             error={error.from}
           >
-            <input type="datetime-local" step={1} className={`${inputClass} w-56`} value={from} onChange={(e) => setFrom(e.target.value)} />
+            <input
+              type="datetime-local"
+              step={1}
+              className={`${inputClass} w-56`}
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+            />
           </Field>
           <Field
             label="To (local time)"
             hint={toS !== undefined ? `UTC ${formatUtc(toS)} · exclusive` : 'Empty: up to now · exclusive'}
             error={error.to}
           >
-            <input type="datetime-local" step={1} className={`${inputClass} w-56`} value={to} onChange={(e) => setTo(e.target.value)} />
+            <input
+              type="datetime-local"
+              step={1}
+              className={`${inputClass} w-56`}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+            />
           </Field>
           <div className="flex gap-2 pt-6">
             <Button type="submit" variant="primary" size="sm">

@@ -16,7 +16,9 @@ export const Route = createFileRoute('/audit-logs/')({
     return (
       <AuditLogsExplorer
         search={search}
-        onSearchChange={(patch) => void navigate({ search: (prev: AuditLogSearch) => toUrlSearch({ ...prev, ...patch }) })}
+        onSearchChange={(patch) =>
+          void navigate({ search: (prev: AuditLogSearch) => toUrlSearch({ ...prev, ...patch }) })
+        }
       />
     );
   },

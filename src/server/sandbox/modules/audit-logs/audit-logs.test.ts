@@ -32,7 +32,9 @@ async function readAll(query: string, first = 200, between?: () => void): Promis
   const out: AuditLogEntry[] = [];
   let after: string | null = null;
   for (let guard = 0; guard < 1000; guard++) {
-    const res: { status: number; body: AuditPage } = await list(`${query}&first=${first}${after ? `&after=${after}` : ''}`);
+    const res: { status: number; body: AuditPage } = await list(
+      `${query}&first=${first}${after ? `&after=${after}` : ''}`,
+    );
     expect(res.status).toBe(200);
     out.push(...res.body.items);
     between?.();
@@ -50,7 +52,9 @@ const key = (e: AuditLogEntry, order: 'asc' | 'desc') => (a: AuditLogEntry) =>
 function expectSorted(items: AuditLogEntry[], order: 'asc' | 'desc') {
   for (let i = 1; i < items.length; i++) {
     // Each item comes strictly after the previous one in (created_at, audit_log_id) order.
-    expect(key(items[i]!, order)(items[i - 1]!), `${items[i - 1]!.audit_log_id} before ${items[i]!.audit_log_id}`).toBe(true);
+    expect(key(items[i]!, order)(items[i - 1]!), `${items[i - 1]!.audit_log_id} before ${items[i]!.audit_log_id}`).toBe(
+      true,
+    );
   }
 }
 
@@ -75,7 +79,9 @@ describe('seed', () => {
     }
     // Every month of the year has entries.
     const months = sb.db
-      .prepare(`SELECT count(DISTINCT CAST((? - created_at) / (30 * 86400) AS INTEGER)) AS m FROM audit_logs WHERE created_at > ? - 360 * 86400`)
+      .prepare(
+        `SELECT count(DISTINCT CAST((? - created_at) / (30 * 86400) AS INTEGER)) AS m FROM audit_logs WHERE created_at > ? - 360 * 86400`,
+      )
       .get(newest.created_at, newest.created_at) as { m: number };
     expect(months.m).toBe(12);
   });
@@ -106,7 +112,10 @@ describe('seed', () => {
 
   it('seeds in well under a second (it runs in every test sandbox)', () => {
     const db = openDb(':memory:');
-    migrate(db, sandboxModules.flatMap((m) => m.migrations));
+    migrate(
+      db,
+      sandboxModules.flatMap((m) => m.migrations),
+    );
     const orgs = ['org-a', 'org-b', 'org-c'];
     const ctx = { ...sb.ctx, db, rng: createRng(seedFor('audit-logs')), orgIds: () => orgs } as SeedContext;
     const t0 = performance.now();
@@ -179,7 +188,11 @@ describe('time boundaries (time_after inclusive, time_before exclusive)', () => 
     const all = await readAll(q);
     expect(all).toHaveLength(first.body.total!);
     expect(all.every((e) => e.created_at >= newest - 30 * 86_400 && e.created_at < newest - 20 * 86_400)).toBe(true);
-    const n = (sb.db.prepare('SELECT count(*) AS n FROM audit_logs WHERE created_at >= ? AND created_at < ?').get(newest - 30 * 86_400, newest - 20 * 86_400) as { n: number }).n;
+    const n = (
+      sb.db
+        .prepare('SELECT count(*) AS n FROM audit_logs WHERE created_at >= ? AND created_at < ?')
+        .get(newest - 30 * 86_400, newest - 20 * 86_400) as { n: number }
+    ).n;
     expect(all).toHaveLength(n);
   });
 });
@@ -191,7 +204,8 @@ describe('filters', () => {
     expect(one.every((e) => e.action === 'create_secret')).toBe(true);
     const repeated = await list('first=1&action=create_secret&action=delete_secret');
     const joined = await list('first=1&action=create_secret,delete_secret');
-    const total = (q: string) => sb.db.prepare(`SELECT count(*) AS n FROM audit_logs WHERE action IN (${q})`).get() as { n: number };
+    const total = (q: string) =>
+      sb.db.prepare(`SELECT count(*) AS n FROM audit_logs WHERE action IN (${q})`).get() as { n: number };
     expect(repeated.body.total).toBe(total(`'create_secret','delete_secret'`).n);
     expect(joined.body.total).toBe(repeated.body.total);
   });
@@ -202,14 +216,19 @@ describe('filters', () => {
     const u = sample.find((e) => e.user_id)!;
     const bySu = await readAll(`service_user_id=${su.service_user_id}`);
     expect(bySu.length).toBeGreaterThan(0);
-    expect(bySu.every((e) => e.service_user_id === su.service_user_id && e.service_user_name === su.service_user_name)).toBe(true);
+    expect(
+      bySu.every((e) => e.service_user_id === su.service_user_id && e.service_user_name === su.service_user_name),
+    ).toBe(true);
     const byU = await readAll(`user_id=${u.user_id}&action=create_session`);
     expect(byU.every((e) => e.user_id === u.user_id && e.action === 'create_session')).toBe(true);
   });
 
   it('lists one organization at /v3/organizations/{org_id}/audit-logs (extension), with the same query', async () => {
     const orgId = orgIds[1]!;
-    const res = await sb.api.get<AuditPage>(`/v3/organizations/${orgId}/audit-logs?first=200&order=asc&action=update_git_permission`, VIEWER);
+    const res = await sb.api.get<AuditPage>(
+      `/v3/organizations/${orgId}/audit-logs?first=200&order=asc&action=update_git_permission`,
+      VIEWER,
+    );
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeGreaterThan(0);
     expect(res.body.items.every((e) => e.org_id === orgId && e.action === 'update_git_permission')).toBe(true);
@@ -226,10 +245,20 @@ describe('filters', () => {
 
 describe('bad input (422)', () => {
   it.each([
-    ['time_after later than time_before', 'time_after=200&time_before=100', ['query', 'time_after'], /must not be later than time_before/],
+    [
+      'time_after later than time_before',
+      'time_after=200&time_before=100',
+      ['query', 'time_after'],
+      /must not be later than time_before/,
+    ],
     ['an unknown order', 'order=newest', ['query', 'order'], /order must be asc or desc/],
     ['a malformed cursor', 'after=%%%not-a-cursor', ['query', 'after'], /cursor/],
-    ['a cursor of another list', `after=${Buffer.from(JSON.stringify({ s: 'organizations', k: [1, 'x'] })).toString('base64url')}`, ['query', 'after'], /cursor/],
+    [
+      'a cursor of another list',
+      `after=${Buffer.from(JSON.stringify({ s: 'organizations', k: [1, 'x'] })).toString('base64url')}`,
+      ['query', 'after'],
+      /cursor/,
+    ],
     ['a time bound that is not an integer', 'time_after=yesterday', ['query', 'time_after'], /integer/],
     ['a negative time bound', 'time_before=-5', ['query', 'time_before'], /integer/],
     ['an action that is not a name', 'action=drop%20table', ['query', 'action', 0], /action value/],
@@ -237,7 +266,9 @@ describe('bad input (422)', () => {
     const res = await sb.api.get(`${PATH}?${query}`);
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const err = (res.body.errors as Array<{ loc: unknown[]; msg: string }>).find((e) => JSON.stringify(e.loc) === JSON.stringify(loc));
+    const err = (res.body.errors as Array<{ loc: unknown[]; msg: string }>).find(
+      (e) => JSON.stringify(e.loc) === JSON.stringify(loc),
+    );
     expect(err, JSON.stringify(res.body.errors)).toBeDefined();
     expect(err!.msg).toMatch(msg);
   });
@@ -275,6 +306,11 @@ describe('cursor stability while entries are appended', () => {
       created_at: sb.ctx.now() + 60,
     });
     const top = (await list('first=1')).body.items[0]!;
-    expect(top).toMatchObject({ action: 'create_secret', service_user_id: 'service-user-sandbox-admin', service_user_name: 'Sandbox Admin', data: { key: 'APPENDED_KEY' } });
+    expect(top).toMatchObject({
+      action: 'create_secret',
+      service_user_id: 'service-user-sandbox-admin',
+      service_user_name: 'Sandbox Admin',
+      data: { key: 'APPENDED_KEY' },
+    });
   });
 });

@@ -132,6 +132,7 @@ export const auditLogsModule: SandboxModule = {
   },
   handlers: {
     'auditLogs.list': ({ query }, { db }) => listAuditLogs(db, query),
-    'auditLogs.listForOrganization': ({ params, query }, { db }) => listAuditLogs(db, { ...query, org_id: params.org_id }),
+    'auditLogs.listForOrganization': ({ params, query }, { db }) =>
+      listAuditLogs(db, { ...query, org_id: params.org_id }),
   },
 };

@@ -29,15 +29,41 @@ const SERVICE_USER_NAMES = [
 ];
 
 const PEOPLE = [
-  'ada.lovelace', 'grace.hopper', 'alan.turing', 'katherine.johnson', 'linus.pauling', 'margaret.hamilton',
-  'edsger.dijkstra', 'barbara.liskov', 'donald.knuth', 'frances.allen', 'ken.thompson', 'radia.perlman',
-  'tim.berners-lee', 'hedy.lamarr', 'john.backus', 'adele.goldberg', 'guido.rossum', 'shafi.goldwasser',
-  'leslie.lamport', 'sophie.wilson', 'dennis.ritchie', 'jean.sammet',
+  'ada.lovelace',
+  'grace.hopper',
+  'alan.turing',
+  'katherine.johnson',
+  'linus.pauling',
+  'margaret.hamilton',
+  'edsger.dijkstra',
+  'barbara.liskov',
+  'donald.knuth',
+  'frances.allen',
+  'ken.thompson',
+  'radia.perlman',
+  'tim.berners-lee',
+  'hedy.lamarr',
+  'john.backus',
+  'adele.goldberg',
+  'guido.rossum',
+  'shafi.goldwasser',
+  'leslie.lamport',
+  'sophie.wilson',
+  'dennis.ritchie',
+  'jean.sammet',
 ];
 
 const REPOS = [
-  'acme/payments-api', 'acme/web-frontend', 'acme/mobile-ios', 'acme/mobile-android', 'acme/data-pipeline',
-  'acme/infra-terraform', 'acme/auth-service', 'acme/search-indexer', 'platform/ci-templates', 'platform/observability',
+  'acme/payments-api',
+  'acme/web-frontend',
+  'acme/mobile-ios',
+  'acme/mobile-android',
+  'acme/data-pipeline',
+  'acme/infra-terraform',
+  'acme/auth-service',
+  'acme/search-indexer',
+  'platform/ci-templates',
+  'platform/observability',
 ];
 const PROMPTS = [
   'Fix the flaky checkout integration test',
@@ -50,11 +76,30 @@ const PROMPTS = [
   'Triage the open dependency alerts',
 ];
 const NOTE_NAMES = [
-  'Deploying to staging', 'Code review checklist', 'Database migration rules', 'Feature flag conventions',
-  'On-call runbook', 'Testing strategy', 'API error handling', 'Monorepo layout',
+  'Deploying to staging',
+  'Code review checklist',
+  'Database migration rules',
+  'Feature flag conventions',
+  'On-call runbook',
+  'Testing strategy',
+  'API error handling',
+  'Monorepo layout',
 ];
-const SECRET_KEYS = ['NPM_TOKEN', 'SENTRY_DSN', 'STAGING_DB_URL', 'GITHUB_APP_KEY', 'DATADOG_API_KEY', 'SLACK_WEBHOOK', 'VPN_TOTP'];
-const USER_AGENTS = ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', 'agent-platform-cli/3.2.1', 'python-httpx/0.27'];
+const SECRET_KEYS = [
+  'NPM_TOKEN',
+  'SENTRY_DSN',
+  'STAGING_DB_URL',
+  'GITHUB_APP_KEY',
+  'DATADOG_API_KEY',
+  'SLACK_WEBHOOK',
+  'VPN_TOTP',
+];
+const USER_AGENTS = [
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64)',
+  'agent-platform-cli/3.2.1',
+  'python-httpx/0.27',
+];
 
 /** Relative weights: sessions dominate, as they do in a real enterprise's log. */
 const ACTION_WEIGHTS: Array<[string, number]> = [
@@ -99,7 +144,10 @@ export function seedPrincipals(rng: Rng): { serviceUsers: SeedServiceUser[]; use
 const id = (rng: Rng, prefix: string) => `${prefix}${rng.hex(16)}`;
 
 function client(rng: Rng) {
-  return { ip_address: `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`, user_agent: rng.pick(USER_AGENTS) };
+  return {
+    ip_address: `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+    user_agent: rng.pick(USER_AGENTS),
+  };
 }
 
 /**
@@ -113,7 +161,8 @@ export function pickPrincipals(
 ): { serviceUser: SeedServiceUser | null; user: SeedUser | null } {
   if (action === 'automatic_join_event') return { serviceUser: null, user: rng.chance(0.5) ? rng.pick(p.users) : null };
   if (action === 'create_join_request') return { serviceUser: null, user: rng.pick(p.users) };
-  if (action === 'reject_join_request') return { serviceUser: rng.chance(0.3) ? rng.pick(p.serviceUsers) : null, user: rng.pick(p.users) };
+  if (action === 'reject_join_request')
+    return { serviceUser: rng.chance(0.3) ? rng.pick(p.serviceUsers) : null, user: rng.pick(p.users) };
   const r = rng.next();
   if (r < 0.4) return { serviceUser: rng.pick(p.serviceUsers), user: null };
   if (r < 0.85) return { serviceUser: null, user: rng.pick(p.users) };
@@ -138,21 +187,43 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
     case 'archive_session':
       return { session_id: id(rng, ID_PREFIX.session), is_archived: true };
     case 'terminate_session':
-      return { session_id: id(rng, ID_PREFIX.session), archive: rng.chance(0.3), previous_status: rng.pick(['running', 'suspended', 'claimed']) };
+      return {
+        session_id: id(rng, ID_PREFIX.session),
+        archive: rng.chance(0.3),
+        previous_status: rng.pick(['running', 'suspended', 'claimed']),
+      };
     case 'update_session_tags':
-      return { session_id: id(rng, ID_PREFIX.session), tags: rng.sample(['triage', 'backend', 'frontend', 'urgent', 'chore'], rng.int(1, 3)), mode: rng.pick(['append', 'replace']) };
+      return {
+        session_id: id(rng, ID_PREFIX.session),
+        tags: rng.sample(['triage', 'backend', 'frontend', 'urgent', 'chore'], rng.int(1, 3)),
+        mode: rng.pick(['append', 'replace']),
+      };
     case 'generate_session_insights':
       return { session_id: id(rng, ID_PREFIX.session), status: rng.pick(['started', 'already_exists']) };
     case 'remove_repository_indexing':
       return { repository_paths: rng.sample(REPOS, rng.int(1, 3)) };
     case 'create_knowledge_note':
-      return { note_id: id(rng, ID_PREFIX.note), name: rng.pick(NOTE_NAMES), folder_path: rng.pick(['/', '/engineering', '/onboarding']), pinned_repo: rng.chance(0.3) ? rng.pick(REPOS) : null };
+      return {
+        note_id: id(rng, ID_PREFIX.note),
+        name: rng.pick(NOTE_NAMES),
+        folder_path: rng.pick(['/', '/engineering', '/onboarding']),
+        pinned_repo: rng.chance(0.3) ? rng.pick(REPOS) : null,
+      };
     case 'update_knowledge_note':
-      return { note_id: id(rng, ID_PREFIX.note), name: rng.pick(NOTE_NAMES), changes: { fields: rng.sample(['body', 'trigger_description', 'name', 'is_enabled'], rng.int(1, 2)) } };
+      return {
+        note_id: id(rng, ID_PREFIX.note),
+        name: rng.pick(NOTE_NAMES),
+        changes: { fields: rng.sample(['body', 'trigger_description', 'name', 'is_enabled'], rng.int(1, 2)) },
+      };
     case 'delete_knowledge_note':
       return { note_id: id(rng, ID_PREFIX.note), name: rng.pick(NOTE_NAMES) };
     case 'create_secret':
-      return { secret_id: `secret-${rng.hex(16)}`, key: rng.pick(SECRET_KEYS), secret_type: rng.pick(['key-value', 'key-value', 'cookie', 'totp']), is_sensitive: true };
+      return {
+        secret_id: `secret-${rng.hex(16)}`,
+        key: rng.pick(SECRET_KEYS),
+        secret_type: rng.pick(['key-value', 'key-value', 'cookie', 'totp']),
+        is_sensitive: true,
+      };
     case 'delete_secret':
       return { secret_id: `secret-${rng.hex(16)}`, key: rng.pick(SECRET_KEYS) };
     case 'update_git_permission': {
@@ -165,11 +236,25 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
       };
     }
     case 'create_join_request':
-      return { join_request_id: `joinreq-${rng.hex(12)}`, email: rng.pick(users).user_email, requested_role: rng.pick(['member', 'member', 'admin']), message: 'Please add me to this organization' };
+      return {
+        join_request_id: `joinreq-${rng.hex(12)}`,
+        email: rng.pick(users).user_email,
+        requested_role: rng.pick(['member', 'member', 'admin']),
+        message: 'Please add me to this organization',
+      };
     case 'automatic_join_event':
-      return { email: rng.pick(users).user_email, email_domain: 'example.com', role: 'member', reason: 'verified email domain' };
+      return {
+        email: rng.pick(users).user_email,
+        email_domain: 'example.com',
+        role: 'member',
+        reason: 'verified email domain',
+      };
     case 'reject_join_request':
-      return { join_request_id: `joinreq-${rng.hex(12)}`, email: rng.pick(users).user_email, reason: rng.pick(['unknown requester', 'duplicate request', 'not in the team']) };
+      return {
+        join_request_id: `joinreq-${rng.hex(12)}`,
+        email: rng.pick(users).user_email,
+        reason: rng.pick(['unknown requester', 'duplicate request', 'not in the team']),
+      };
     default:
       return {};
   }
