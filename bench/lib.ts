@@ -31,7 +31,17 @@ export function startConsoleProcess(env: Record<string, string> = {}): Promise<R
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
+    // Its own process group, so stopping it also stops the node process npx starts.
+    detached: true,
   });
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', stop);
   return new Promise((resolve, reject) => {
     let out = '';
     let url = '';
@@ -42,7 +52,7 @@ export function startConsoleProcess(env: Record<string, string> = {}): Promise<R
       if (url && sandboxUrl) {
         child.stdout!.removeAllListeners('data');
         child.stdout!.resume();
-        resolve({ url, sandboxUrl, stop: () => child.kill('SIGTERM') });
+        resolve({ url, sandboxUrl, stop });
       }
     });
     child.on('exit', (code) => reject(new Error(`console exited with ${code}:\n${out}`)));

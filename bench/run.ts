@@ -3,6 +3,7 @@
  * and prints each figure.
  */
 import { chromium, type Page } from '@playwright/test';
+import { benchAuditLogs } from './audit-logs';
 import { benchBundle } from './bundle';
 import { startConsoleProcess, type Figure } from './lib';
 import { benchGitPermissions } from './git-permissions';
@@ -25,6 +26,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
     () => withPage(async (page) => benchSessionsListRequests(page, { ...ctx, orgId: await firstOrgId() })),
   ],
   ['Git permissions', () => benchGitPermissions(ctx)],
+  ['Audit logs', () => benchAuditLogs(ctx)],
 ];
 
 async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
