@@ -10,6 +10,28 @@ import { Button } from './button';
 import { EmptyState, Spinner } from './page-header';
 import { ProblemView } from './problem-view';
 
+/** What CursorList needs from an infinite query; see `cursorListState`. */
+export interface InfiniteQueryLike {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isPending: boolean;
+  error: unknown;
+  fetchNextPage: () => Promise<unknown>;
+  refetch: () => Promise<unknown>;
+}
+
+/** The paging and loading props of an infinite query, to spread into a CursorList. */
+export function cursorListState(query: InfiniteQueryLike) {
+  return {
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    isPending: query.isPending,
+    error: query.error,
+    fetchNextPage: () => void query.fetchNextPage(),
+    refetch: () => void query.refetch(),
+  };
+}
+
 export interface CursorListProps<T> {
   items: readonly T[];
   getKey: (item: T, index: number) => string;

@@ -9,7 +9,7 @@ import { useId, useMemo, useState } from 'react';
 import { KNOWN_AUDIT_ACTIONS, type AuditLogEntry } from '@/api/operations/audit-logs';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/button';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { organizationsInfiniteQueryOptions } from '@/features/organizations/api';
@@ -280,12 +280,7 @@ export function AuditLogsExplorer({
           </>
         )}
         total={firstPage?.total}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
+        {...cursorListState(query)}
         emptyTitle="No audit-log entries match these filters"
         emptyHint={
           filtered

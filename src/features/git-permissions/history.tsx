@@ -14,7 +14,7 @@ import {
 import { Badge, type Tone } from '@/components/badge';
 import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { Field, inputClass } from '@/components/field';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
@@ -242,12 +242,7 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
             </span>
           </>
         )}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
+        {...cursorListState(query)}
         emptyTitle="No changes recorded yet"
         emptyHint="Changes applied with the bulk editor (replace, clear, restore) appear here with the set before them."
       />

@@ -9,7 +9,7 @@ import { REPOSITORY_PATHS_LIMIT, type RepoIndexJob, type RepositoryIndexing } fr
 import { Badge, type Tone } from '@/components/badge';
 import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { Field, textareaClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
@@ -249,12 +249,7 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
                 onToggle={() => toggle(r.repository_path)}
               />
             )}
-            hasNextPage={query.hasNextPage}
-            isFetchingNextPage={query.isFetchingNextPage}
-            isPending={query.isPending}
-            error={query.error}
-            fetchNextPage={() => void query.fetchNextPage()}
-            refetch={() => void query.refetch()}
+            {...cursorListState(query)}
             emptyTitle="This organization has no repositories"
             className="h-auto max-h-[calc(100dvh-18rem)] min-h-60"
           />

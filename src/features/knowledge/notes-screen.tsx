@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/button';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
@@ -174,12 +174,7 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
               </>
             )}
             total={total}
-            hasNextPage={query.hasNextPage}
-            isFetchingNextPage={query.isFetchingNextPage}
-            isPending={query.isPending}
-            error={query.error}
-            fetchNextPage={() => void query.fetchNextPage()}
-            refetch={() => void query.refetch()}
+            {...cursorListState(query)}
             emptyTitle={filtered ? 'No note matches these filters' : 'No knowledge notes yet'}
             emptyHint={filtered ? 'Change or clear the filters.' : 'Create the first note with “New note”.'}
             className="h-auto max-h-[calc(100dvh-16rem)] min-h-60"

@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
@@ -70,12 +70,7 @@ export function OrganizationsOverview() {
           </>
         )}
         total={search ? shown.length : total}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
+        {...cursorListState(query)}
         emptyTitle={search ? 'No organization matches the filter' : 'This enterprise has no organizations'}
         className="h-auto max-h-[calc(100dvh-14rem)] min-h-40"
       />

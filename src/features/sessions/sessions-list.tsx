@@ -8,7 +8,7 @@ import { ExternalLink, Plus } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import type { Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
 import { errorMessage } from '@/lib/api-error';
@@ -209,12 +209,7 @@ export function SessionsList(props: SessionsListProps) {
           </>
         )}
         total={total}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
+        {...cursorListState(query)}
         emptyTitle={hasFilters(search) ? 'No session matches these filters' : 'No sessions yet'}
         emptyHint={
           hasFilters(search) ? 'Change or clear the filters.' : enterprise ? undefined : 'Start one with New session.'

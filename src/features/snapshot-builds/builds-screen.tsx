@@ -12,7 +12,7 @@ import {
   type SnapshotBuildStatus,
 } from '@/api/operations/snapshot-builds';
 import { Badge, type Tone } from '@/components/badge';
-import { CursorList } from '@/components/cursor-list';
+import { CursorList, cursorListState } from '@/components/cursor-list';
 import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
@@ -207,12 +207,7 @@ export function BuildsScreen({
           </>
         )}
         total={query.data?.pages[0]?.total}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
+        {...cursorListState(query)}
         emptyTitle={
           filters.active
             ? filters.status
