@@ -33,7 +33,10 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/server/**', 'src/test/**', 'src/**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '@/server/**'], message: 'Browser code never imports server code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**', '@/server/**'], message: 'Browser code never imports server code.' }] },
+      ],
     },
   },
   {
@@ -42,7 +45,24 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['react', 'react-dom', '@tanstack/*', 'node:*', '**/lib/**', '**/server/**', '@/lib/**', '@/features/**', '@/components/**'], message: 'The contract has no fetch, React or Node dependencies.' }] },
+        {
+          patterns: [
+            {
+              group: [
+                'react',
+                'react-dom',
+                '@tanstack/*',
+                'node:*',
+                '**/lib/**',
+                '**/server/**',
+                '@/lib/**',
+                '@/features/**',
+                '@/components/**',
+              ],
+              message: 'The contract has no fetch, React or Node dependencies.',
+            },
+          ],
+        },
       ],
     },
   },

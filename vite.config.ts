@@ -7,11 +7,7 @@ import { defineConfig } from 'vite';
 // The dev server (`npm run dev`) runs Vite in middleware mode inside the console server, so the proxy,
 // the sandbox and the guards are the same as in production; see src/server/dev.ts.
 export default defineConfig({
-  plugins: [
-    tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }),
-    react(),
-    tailwindcss(),
-  ],
+  plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }), react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: { sourcemap: false, chunkSizeWarningLimit: 600 },
 });

@@ -36,7 +36,11 @@ export async function benchBundle({ baseUrl, browser }: { baseUrl: string; brows
   const files = readdirSync(dir).map((f) => ({ f, buf: readFileSync(join(dir, f)) }));
   const total = (ext: string) => {
     const picked = files.filter((x) => x.f.endsWith(ext));
-    return { raw: picked.reduce((a, x) => a + x.buf.length, 0), gzip: picked.reduce((a, x) => a + gzipSync(x.buf).length, 0), n: picked.length };
+    return {
+      raw: picked.reduce((a, x) => a + x.buf.length, 0),
+      gzip: picked.reduce((a, x) => a + gzipSync(x.buf).length, 0),
+      n: picked.length,
+    };
   };
   const allJs = total('.js');
   const allCss = total('.css');

@@ -34,7 +34,8 @@ export function makeEditedPair(n = 200): { before: GitPermissionInput[]; after: 
   const after = before
     .filter((_, i) => i % 20 !== 0)
     .map((p, i) => (i % 15 === 0 ? { ...p, read_only: !p.read_only } : p));
-  while (after.length < n) after.push({ git_connection_id: 'gitconn-bench9', repo_path: `acme/new/repo-${after.length}` });
+  while (after.length < n)
+    after.push({ git_connection_id: 'gitconn-bench9', repo_path: `acme/new/repo-${after.length}` });
   return { before, after };
 }
 

@@ -7,21 +7,31 @@ import type { Figure } from './lib';
 import { runGitPermissionBench } from './git-permissions-model';
 
 interface ConsoleSet {
-  items: Array<{ git_connection_id: string; repo_path?: string | null; prefix_path?: string | null; group_prefix?: string | null; read_only?: boolean }>;
+  items: Array<{
+    git_connection_id: string;
+    repo_path?: string | null;
+    prefix_path?: string | null;
+    group_prefix?: string | null;
+    read_only?: boolean;
+  }>;
   version: string;
 }
 
 /** Finds the seeded organization with more than 200 permissions and trims it to exactly 200 through the console. */
 async function orgWith200(baseUrl: string): Promise<string> {
-  const orgs = (await (await fetch(`${baseUrl}/api/v3/enterprise/organizations?first=200`)).json()) as { items: Array<{ org_id: string }> };
+  const orgs = (await (await fetch(`${baseUrl}/api/v3/enterprise/organizations?first=200`)).json()) as {
+    items: Array<{ org_id: string }>;
+  };
   for (const { org_id } of orgs.items) {
     const set = (await (await fetch(`${baseUrl}/console/git-permissions/orgs/${org_id}`)).json()) as ConsoleSet;
     if (set.items.length < 200) continue;
-    const permissions = set.items.slice(0, 200).map(({ git_connection_id, repo_path, prefix_path, group_prefix, read_only }) => ({
-      git_connection_id,
-      ...(repo_path ? { repo_path } : prefix_path ? { prefix_path } : { group_prefix }),
-      read_only: read_only ?? false,
-    }));
+    const permissions = set.items
+      .slice(0, 200)
+      .map(({ git_connection_id, repo_path, prefix_path, group_prefix, read_only }) => ({
+        git_connection_id,
+        ...(repo_path ? { repo_path } : prefix_path ? { prefix_path } : { group_prefix }),
+        read_only: read_only ?? false,
+      }));
     const res = await fetch(`${baseUrl}/console/git-permissions/orgs/${org_id}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -33,7 +43,13 @@ async function orgWith200(baseUrl: string): Promise<string> {
   throw new Error('no seeded organization has 200 or more git permissions');
 }
 
-export async function benchGitPermissions({ baseUrl, browser }: { baseUrl: string; browser: Browser }): Promise<Figure[]> {
+export async function benchGitPermissions({
+  baseUrl,
+  browser,
+}: {
+  baseUrl: string;
+  browser: Browser;
+}): Promise<Figure[]> {
   const orgId = await orgWith200(baseUrl);
   const page = await browser.newPage();
   await page.goto(`${baseUrl}/`); // warm the app shell and the route chunks' cache
@@ -53,8 +69,23 @@ export async function benchGitPermissions({ baseUrl, browser }: { baseUrl: strin
   await page.close();
   const pure = runGitPermissionBench(500);
   return [
-    { name: 'load and render 200 permissions (table, 2 pages)', value: table, unit: 'ms', note: 'median of 5 page loads' },
-    { name: 'load and render 200 permissions (bulk editor)', value: editor, unit: 'ms', note: 'median of 5 page loads' },
-    ...pure.map((r) => ({ name: r.name, value: Math.round(r.medianMs * 1000) / 1000, unit: 'ms', note: `median of ${r.iterations}` })),
+    {
+      name: 'load and render 200 permissions (table, 2 pages)',
+      value: table,
+      unit: 'ms',
+      note: 'median of 5 page loads',
+    },
+    {
+      name: 'load and render 200 permissions (bulk editor)',
+      value: editor,
+      unit: 'ms',
+      note: 'median of 5 page loads',
+    },
+    ...pure.map((r) => ({
+      name: r.name,
+      value: Math.round(r.medianMs * 1000) / 1000,
+      unit: 'ms',
+      note: `median of ${r.iterations}`,
+    })),
   ];
 }

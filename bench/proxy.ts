@@ -16,9 +16,22 @@ export async function benchProxy({ baseUrl, sandboxUrl }: { baseUrl: string; san
     { name: 'direct p99', value: round(percentile(d.latencies, 99)), unit: 'ms' },
     { name: 'proxied p50', value: round(percentile(p.latencies, 50)), unit: 'ms' },
     { name: 'proxied p99', value: round(percentile(p.latencies, 99)), unit: 'ms' },
-    { name: 'proxy added latency p50', value: round(percentile(p.latencies, 50) - percentile(d.latencies, 50)), unit: 'ms' },
-    { name: 'proxy added latency p99', value: round(percentile(p.latencies, 99) - percentile(d.latencies, 99)), unit: 'ms' },
+    {
+      name: 'proxy added latency p50',
+      value: round(percentile(p.latencies, 50) - percentile(d.latencies, 50)),
+      unit: 'ms',
+    },
+    {
+      name: 'proxy added latency p99',
+      value: round(percentile(p.latencies, 99) - percentile(d.latencies, 99)),
+      unit: 'ms',
+    },
     { name: 'direct throughput', value: Math.round(d.rps), unit: 'req/s', note: '8 concurrent, keep-alive' },
-    { name: 'proxied throughput', value: Math.round(p.rps), unit: 'req/s', note: `${Math.round((p.rps / d.rps) * 100)} % of direct` },
+    {
+      name: 'proxied throughput',
+      value: Math.round(p.rps),
+      unit: 'req/s',
+      note: `${Math.round((p.rps / d.rps) * 100)} % of direct`,
+    },
   ];
 }

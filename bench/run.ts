@@ -12,7 +12,16 @@ import { benchSessionsListRequests, benchSessionsRenderScroll } from './sessions
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const consoleProc = await startConsoleProcess({ SANDBOX_RATE_LIMIT: '0' });
 const ctx = { baseUrl: consoleProc.url, sandboxUrl: consoleProc.sandboxUrl, browser };

@@ -39,7 +39,10 @@ async function listAll(request: APIRequestContext, orgId: string): Promise<Perm[
 const key = (p: Perm) => `${p.git_connection_id}|${p.repo_path ?? ''}|${p.prefix_path ?? ''}|${p.group_prefix ?? ''}`;
 const state = (items: Perm[]) => new Map(items.map((p) => [key(p), p.read_only]));
 
-test('edits a set of more than 100 permissions (several pages) and loses nothing outside the edit', async ({ page, request }) => {
+test('edits a set of more than 100 permissions (several pages) and loses nothing outside the edit', async ({
+  page,
+  request,
+}) => {
   const orgId = await orgIdByName(request, 'Platform Engineering');
   const before = await listAll(request, orgId);
   expect(before.length).toBeGreaterThan(100);
@@ -61,7 +64,9 @@ test('edits a set of more than 100 permissions (several pages) and loses nothing
 
   await page.getByRole('button', { name: 'Review changes' }).click();
   const review = page.getByRole('region', { name: 'Review changes' });
-  await expect(review.getByRole('region', { name: 'Removed' })).toContainText(before[1]!.repo_path ?? before[1]!.group_prefix ?? before[1]!.prefix_path ?? '');
+  await expect(review.getByRole('region', { name: 'Removed' })).toContainText(
+    before[1]!.repo_path ?? before[1]!.group_prefix ?? before[1]!.prefix_path ?? '',
+  );
   await review.getByRole('button', { name: 'Apply 3 changes' }).click();
   await expect(page.getByText(`Applied. The organization now has ${before.length} git permissions.`)).toBeVisible();
 
@@ -78,8 +83,11 @@ test('edits a set of more than 100 permissions (several pages) and loses nothing
 test('imports CSV, shows the diff and applies it', async ({ page, request }) => {
   const orgId = await orgIdByName(request, 'Mobile Apps');
   const before = await listAll(request, orgId);
-  const conn = ((await (await request.get('/api/v3/enterprise/git-providers/connections')).json()) as { items: Array<{ git_connection_id: string }> }).items[1]!
-    .git_connection_id;
+  const conn = (
+    (await (await request.get('/api/v3/enterprise/git-providers/connections')).json()) as {
+      items: Array<{ git_connection_id: string }>;
+    }
+  ).items[1]!.git_connection_id;
 
   await page.goto(`/orgs/${orgId}/git-permissions/edit`);
   await expect(page.getByText(`${before.length} / 200 permissions`)).toBeVisible();
@@ -87,7 +95,9 @@ test('imports CSV, shows the diff and applies it', async ({ page, request }) => 
   const dialog = page.getByRole('dialog', { name: 'Import permissions' });
   await dialog
     .getByLabel('CSV or JSON', { exact: true })
-    .fill(`git_connection_id,repo_path,prefix_path,group_prefix,read_only\n${conn},,,mobile/apps,true\n${conn},payments/core/e2e-import,,,false\n`);
+    .fill(
+      `git_connection_id,repo_path,prefix_path,group_prefix,read_only\n${conn},,,mobile/apps,true\n${conn},payments/core/e2e-import,,,false\n`,
+    );
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByText(`${before.length + 2} / 200 permissions`)).toBeVisible();
 
@@ -99,8 +109,14 @@ test('imports CSV, shows the diff and applies it', async ({ page, request }) => 
   await expect(page.getByText(`Applied. The organization now has ${before.length + 2} git permissions.`)).toBeVisible();
 
   const after = await listAll(request, orgId);
-  expect(after).toEqual(expect.arrayContaining([expect.objectContaining({ git_connection_id: conn, group_prefix: 'mobile/apps', read_only: true })]));
-  expect(after).toEqual(expect.arrayContaining([expect.objectContaining({ repo_path: 'payments/core/e2e-import', read_only: false })]));
+  expect(after).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ git_connection_id: conn, group_prefix: 'mobile/apps', read_only: true }),
+    ]),
+  );
+  expect(after).toEqual(
+    expect.arrayContaining([expect.objectContaining({ repo_path: 'payments/core/e2e-import', read_only: false })]),
+  );
   expect(after.length).toBe(before.length + 2);
 });
 
@@ -114,7 +130,9 @@ test('restores the previous revision from the history', async ({ page, request }
   await page.getByRole('button', { name: 'Remove row 1', exact: true }).click();
   await page.getByRole('button', { name: 'Review changes' }).click();
   await page.getByRole('button', { name: 'Apply 2 changes' }).click();
-  await expect(page.getByText(`Applied. The organization now has ${original.length - 2} git permissions.`)).toBeVisible();
+  await expect(
+    page.getByText(`Applied. The organization now has ${original.length - 2} git permissions.`),
+  ).toBeVisible();
   expect(await listAll(request, orgId)).toHaveLength(original.length - 2);
 
   await page.getByRole('link', { name: 'View history' }).click();
@@ -142,9 +160,12 @@ test('detects a concurrent change, shows it, and reapplies the edit on top', asy
 
   // Meanwhile another admin toggles a different permission directly through the API.
   const other = before[5]!;
-  const patch = await request.patch(`/api/v3/enterprise/organizations/${orgId}/git-providers/permissions/${other.git_permission_id}`, {
-    data: { read_only: !other.read_only },
-  });
+  const patch = await request.patch(
+    `/api/v3/enterprise/organizations/${orgId}/git-providers/permissions/${other.git_permission_id}`,
+    {
+      data: { read_only: !other.read_only },
+    },
+  );
   expect(patch.status()).toBe(200);
 
   await page.getByRole('button', { name: 'Review changes' }).click();

@@ -48,13 +48,20 @@ test.describe('when the upstream goes away', () => {
 
   test('shows the state, then recovers when it is back', async ({ page }) => {
     await page.goto(url);
-    await expect(page.getByRole('table', { name: 'Organizations' }).getByRole('link', { name: 'Payments Core' })).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Organizations' }).getByRole('link', { name: 'Payments Core' }),
+    ).toBeVisible();
 
     await sandbox.stop();
     // Opening a screen that needs the API now fails with a clear state, never a blank page.
     await page.getByRole('table', { name: 'Organizations' }).getByRole('link', { name: 'Payments Core' }).click();
     await expect(page.getByText('The Agent Platform API cannot be reached right now')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByRole('alert').filter({ hasText: /unavailable|could not be reached/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: /unavailable|could not be reached/ })
+        .first(),
+    ).toBeVisible();
 
     // The upstream comes back on the same port with the same store.
     sandbox = await startSandbox({ dbPath, port: sandboxPort });
@@ -72,7 +79,10 @@ test.describe('a page from another origin', () => {
 
   test.beforeAll(async () => {
     up = await startFakeUpstream();
-    server = createConsoleServer({ config: testConfig({ mode: 'upstream' }), upstream: { baseUrl: up.url, apiKey: 'cog_secret_e2e' } });
+    server = createConsoleServer({
+      config: testConfig({ mode: 'upstream' }),
+      upstream: { baseUrl: up.url, apiKey: 'cog_secret_e2e' },
+    });
     consoleUrl = `http://localhost:${(await server.listen()).port}`;
     evil = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

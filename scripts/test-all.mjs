@@ -20,7 +20,7 @@ run('npx', ['vitest', 'run']);
 if (existsSync('reports/vitest.json')) {
   const r = JSON.parse(readFileSync('reports/vitest.json', 'utf8'));
   passed += r.numPassedTests ?? 0;
-  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0 ? 0 : 0);
+  failed += (r.numFailedTests ?? 0) + ((r.numFailedTestSuites ?? 0) ? 0 : 0);
   if ((r.numTotalTestSuites ?? 0) > 0 && r.success === false && (r.numFailedTests ?? 0) === 0) failed += 1;
 } else {
   failed += 1;

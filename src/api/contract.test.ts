@@ -53,7 +53,9 @@ describe('problem details', () => {
     expect(ProblemDetail.parse({ status: 403, title: 'Forbidden', permission: 'X' })).toHaveProperty('permission', 'X');
   });
   it('locates field errors', () => {
-    const r = z.object({ permissions: z.array(z.object({ repo_path: z.string() })) }).safeParse({ permissions: [{ repo_path: 1 }] });
+    const r = z
+      .object({ permissions: z.array(z.object({ repo_path: z.string() })) })
+      .safeParse({ permissions: [{ repo_path: 1 }] });
     const errors = issuesToFieldErrors('body', r.success ? [] : r.error.issues);
     expect(errors[0]!.loc).toEqual(['body', 'permissions', 0, 'repo_path']);
     expect(fieldPath(errors[0]!.loc)).toBe('permissions.0.repo_path');
@@ -62,7 +64,14 @@ describe('problem details', () => {
 
 describe('permissions', () => {
   it('holds every permission name the spec uses', () => {
-    for (const p of ['ManageGitIntegrations', 'IndexOrgRepositories', 'ManageRepoBlueprints', 'ManageAccountKnowledge', 'UseAccountCodeScans', 'ViewOrgMetrics']) {
+    for (const p of [
+      'ManageGitIntegrations',
+      'IndexOrgRepositories',
+      'ManageRepoBlueprints',
+      'ManageAccountKnowledge',
+      'UseAccountCodeScans',
+      'ViewOrgMetrics',
+    ]) {
       expect(SPEC_PERMISSIONS).toContain(p);
     }
     expect(READ_PERMISSIONS.every((p) => p.startsWith('View'))).toBe(true);
@@ -77,7 +86,9 @@ describe('permissions', () => {
 
 describe('buildPath', () => {
   it('fills and encodes path parameters, refusing missing ones', () => {
-    expect(buildPath('/v3/enterprise/organizations/{org_id}', { org_id: 'org-1' })).toBe('/v3/enterprise/organizations/org-1');
+    expect(buildPath('/v3/enterprise/organizations/{org_id}', { org_id: 'org-1' })).toBe(
+      '/v3/enterprise/organizations/org-1',
+    );
     expect(buildPath('/v3/x/{id}', { id: '../a' })).toBe('/v3/x/..%2Fa');
     expect(() => buildPath('/v3/x/{id}', {})).toThrow(/missing path parameter id/);
   });

@@ -62,7 +62,10 @@ export function fieldPath(loc: FieldError['loc']): string {
 }
 
 /** Turns zod issues into problem `errors`, prefixed with where the value came from. */
-export function issuesToFieldErrors(where: 'body' | 'query' | 'path', issues: readonly z.core.$ZodIssue[]): FieldError[] {
+export function issuesToFieldErrors(
+  where: 'body' | 'query' | 'path',
+  issues: readonly z.core.$ZodIssue[],
+): FieldError[] {
   return issues.map((i) => ({
     loc: [where, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
     msg: i.message,

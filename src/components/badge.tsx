@@ -13,11 +13,25 @@ const TONES: Record<Tone, string> = {
   accent: 'bg-accent/10 text-accent border-accent/30',
 };
 
-export function Badge({ tone = 'neutral', children, className, title }: { tone?: Tone; children: ReactNode; className?: string; title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  className,
+  title,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  className?: string;
+  title?: string;
+}) {
   return (
     <span
       title={title}
-      className={cn('inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap', TONES[tone], className)}
+      className={cn(
+        'inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+        TONES[tone],
+        className,
+      )}
     >
       {children}
     </span>

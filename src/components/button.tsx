@@ -7,8 +7,7 @@ type Size = 'sm' | 'md';
 
 const VARIANTS: Record<Variant, string> = {
   primary: 'bg-accent text-white hover:bg-accent-strong disabled:bg-accent/50',
-  secondary:
-    'border border-line bg-surface text-fg hover:bg-surface-2 disabled:text-muted',
+  secondary: 'border border-line bg-surface text-fg hover:bg-surface-2 disabled:text-muted',
   danger: 'bg-danger text-white hover:bg-danger/90 disabled:bg-danger/50',
   ghost: 'text-fg hover:bg-surface-2 disabled:text-muted',
 };

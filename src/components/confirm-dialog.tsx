@@ -44,7 +44,12 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               <span>
                 Type <strong className="font-mono">{props.typeToConfirm}</strong> to confirm
               </span>
-              <input className={inputClass} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
+              <input
+                className={inputClass}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                autoComplete="off"
+              />
             </label>
           )}
           <div className="mt-5 flex justify-end gap-2">

@@ -96,7 +96,10 @@ export function CursorList<T>(props: CursorListProps<T>) {
         role="table"
         aria-label={props.ariaLabel}
         aria-rowcount={props.total ?? (hasNextPage ? -1 : props.items.length + (props.header ? 1 : 0))}
-        className={cn('overflow-auto rounded-lg border border-line bg-surface', props.className ?? 'h-[calc(100dvh-16rem)] min-h-80')}
+        className={cn(
+          'overflow-auto rounded-lg border border-line bg-surface',
+          props.className ?? 'h-[calc(100dvh-16rem)] min-h-80',
+        )}
         data-testid="cursor-list"
       >
         <div style={{ minWidth: props.minWidth }}>

@@ -17,8 +17,8 @@ export function UnauthorizedBanner() {
       <p className="mt-1">
         {detail} — Configure the console server with <code className="font-mono">AGENT_PLATFORM_API_KEY</code> (a
         service-user credential starting with <code className="font-mono">cog_</code>) and{' '}
-        <code className="font-mono">AGENT_PLATFORM_BASE_URL</code>, in its environment or in <code className="font-mono">.env</code>, then
-        restart it. Unset both to use the embedded sandbox.
+        <code className="font-mono">AGENT_PLATFORM_BASE_URL</code>, in its environment or in{' '}
+        <code className="font-mono">.env</code>, then restart it. Unset both to use the embedded sandbox.
       </p>
     </div>
   );

@@ -8,7 +8,11 @@ export function describeError(error: unknown): { title: string; detail: string; 
   const detail = errorMessage(error);
   switch (error.status) {
     case 0:
-      return { title: 'The console server cannot be reached', detail, hint: 'It retries on its own; check that `npm start` is still running.' };
+      return {
+        title: 'The console server cannot be reached',
+        detail,
+        hint: 'It retries on its own; check that `npm start` is still running.',
+      };
     case 401:
       return {
         title: 'The API credential was refused',
@@ -34,7 +38,9 @@ export function describeError(error: unknown): { title: string; detail: string; 
         title: 'The request was refused',
         detail:
           error.fieldErrors.length > 0
-            ? error.fieldErrors.map((f) => `${f.loc.filter((p) => p !== 'body' && p !== 'query').join('.')}: ${f.msg}`).join('; ')
+            ? error.fieldErrors
+                .map((f) => `${f.loc.filter((p) => p !== 'body' && p !== 'query').join('.')}: ${f.msg}`)
+                .join('; ')
             : detail,
       };
     case 429:
@@ -46,7 +52,11 @@ export function describeError(error: unknown): { title: string; detail: string; 
     case 502:
     case 503:
     case 504:
-      return { title: 'The Agent Platform API is unavailable', detail, hint: 'The console retries on its own when the API is back.' };
+      return {
+        title: 'The Agent Platform API is unavailable',
+        detail,
+        hint: 'The console retries on its own when the API is back.',
+      };
     default:
       return { title: `Error ${error.status}`, detail };
   }
@@ -65,10 +75,7 @@ export function ProblemView({
 }) {
   const { title, detail, hint } = describeError(error);
   return (
-    <div
-      role="alert"
-      className={`rounded-lg border border-danger/40 bg-danger/5 ${compact ? 'p-3' : 'p-4'} text-sm`}
-    >
+    <div role="alert" className={`rounded-lg border border-danger/40 bg-danger/5 ${compact ? 'p-3' : 'p-4'} text-sm`}>
       <p className="font-semibold text-danger">{title}</p>
       <p className="mt-1 break-words text-fg">{detail}</p>
       {hint && <p className="mt-1 text-muted">{hint}</p>}

@@ -23,7 +23,9 @@ afterEach(() => {
 
 describe('apiCall', () => {
   it('builds the proxy URL from the operation table, with path params and query', async () => {
-    fetchMock.mockImplementation(() => Promise.resolve(json(200, { items: [], end_cursor: null, has_next_page: false })));
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(json(200, { items: [], end_cursor: null, has_next_page: false })),
+    );
     await apiCall('organizations.list', { query: { first: 50, after: 'abc' } });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/v3/enterprise/organizations?first=50&after=abc');
     await apiCall('organizations.get', { params: { org_id: 'org-a b' } });
@@ -32,7 +34,12 @@ describe('apiCall', () => {
 
   it('turns a problem body into an ApiError with its fields', async () => {
     fetchMock.mockResolvedValue(
-      json(422, { status: 422, title: 'Unprocessable Content', detail: 'first: bad', errors: [{ loc: ['query', 'first'], msg: 'bad' }] }),
+      json(422, {
+        status: 422,
+        title: 'Unprocessable Content',
+        detail: 'first: bad',
+        errors: [{ loc: ['query', 'first'], msg: 'bad' }],
+      }),
     );
     const err = (await apiCall('organizations.list', { query: { first: 0 } }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
@@ -43,7 +50,11 @@ describe('apiCall', () => {
 
   it('names the missing permission of a 403', async () => {
     fetchMock.mockResolvedValue(
-      json(403, { status: 403, title: 'Forbidden', detail: 'This operation requires the ManageGitIntegrations permission' }),
+      json(403, {
+        status: 403,
+        title: 'Forbidden',
+        detail: 'This operation requires the ManageGitIntegrations permission',
+      }),
     );
     const err = (await apiCall('self.get').catch((e: unknown) => e)) as ApiError;
     expect(err.missingPermission).toBe('ManageGitIntegrations');
@@ -76,7 +87,9 @@ describe('429 handling', () => {
   it('waits Retry-After seconds, then retries an idempotent call', async () => {
     vi.useFakeTimers();
     fetchMock
-      .mockResolvedValueOnce(json(429, { status: 429, title: 'Too Many Requests', detail: 'slow' }, { 'retry-after': '3' }))
+      .mockResolvedValueOnce(
+        json(429, { status: 429, title: 'Too Many Requests', detail: 'slow' }, { 'retry-after': '3' }),
+      )
       .mockResolvedValueOnce(json(200, { ok: true }));
     const p = request('GET', '/api/v3/self');
     await vi.advanceTimersByTimeAsync(10);
@@ -91,7 +104,9 @@ describe('429 handling', () => {
   });
 
   it('does not retry a POST after 429', async () => {
-    fetchMock.mockResolvedValue(json(429, { status: 429, title: 'Too Many Requests', detail: 'slow' }, { 'retry-after': '1' }));
+    fetchMock.mockResolvedValue(
+      json(429, { status: 429, title: 'Too Many Requests', detail: 'slow' }, { 'retry-after': '1' }),
+    );
     const err = (await request('POST', '/api/v3/x', { body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(429);
     expect(err.retryAfter).toBe(1);
@@ -123,6 +138,8 @@ describe('helpers', () => {
   });
 
   it('writes arrays as repeated keys and skips empty values', () => {
-    expect(toSearch({ origins: ['api', 'webapp'], first: 10, after: undefined, q: '' })).toBe('?origins=api&origins=webapp&first=10');
+    expect(toSearch({ origins: ['api', 'webapp'], first: 10, after: undefined, q: '' })).toBe(
+      '?origins=api&origins=webapp&first=10',
+    );
   });
 });

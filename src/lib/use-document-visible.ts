@@ -7,5 +7,9 @@ const subscribe = (cb: () => void) => {
 };
 
 export function useDocumentVisible(): boolean {
-  return useSyncExternalStore(subscribe, () => document.visibilityState !== 'hidden', () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  );
 }

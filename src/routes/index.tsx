@@ -3,6 +3,7 @@ import { organizationsInfiniteQueryOptions } from '@/features/organizations/api'
 import { OrganizationsOverview } from '@/features/organizations/organizations-overview';
 
 export const Route = createFileRoute('/')({
-  loader: ({ context }) => void context.queryClient.infiniteQuery(organizationsInfiniteQueryOptions()).catch(() => undefined),
+  loader: ({ context }) =>
+    void context.queryClient.infiniteQuery(organizationsInfiniteQueryOptions()).catch(() => undefined),
   component: OrganizationsOverview,
 });

@@ -64,7 +64,8 @@ export function createAccessControl(token: string | undefined): AccessControl {
       'content-type': 'text/html; charset=utf-8',
       'content-length': Buffer.byteLength(html),
       'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     });
     res.end(html);
   };

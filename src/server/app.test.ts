@@ -61,28 +61,38 @@ describe('proxy rules against a recording upstream', () => {
   it('keeps path and query unchanged and sends only the configured credential', async () => {
     up.respondWith((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
     await rawRequest(c.port, 'GET', '/api/v3/organizations/org-1/sessions?origins=api&origins=webapp&first=5', {
-        authorization: 'Bearer cog_attacker',
-        cookie: 'session=abc',
-        'proxy-authorization': 'Basic x',
-        'x-forwarded-for': '6.6.6.6',
-        'x-forwarded-host': 'evil.example',
-        forwarded: 'for=6.6.6.6',
-        connection: 'keep-alive, x-drop-me',
-        'x-drop-me': '1',
-        te: 'trailers',
-        accept: 'application/json',
+      authorization: 'Bearer cog_attacker',
+      cookie: 'session=abc',
+      'proxy-authorization': 'Basic x',
+      'x-forwarded-for': '6.6.6.6',
+      'x-forwarded-host': 'evil.example',
+      forwarded: 'for=6.6.6.6',
+      connection: 'keep-alive, x-drop-me',
+      'x-drop-me': '1',
+      te: 'trailers',
+      accept: 'application/json',
     });
     const r = up.received.at(-1)!;
     expect(r.url).toBe('/v3/organizations/org-1/sessions?origins=api&origins=webapp&first=5');
     expect(r.headers.authorization).toBe(`Bearer ${SECRET}`);
-    for (const h of ['cookie', 'proxy-authorization', 'x-forwarded-for', 'x-forwarded-host', 'forwarded', 'x-drop-me', 'te']) {
+    for (const h of [
+      'cookie',
+      'proxy-authorization',
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'forwarded',
+      'x-drop-me',
+      'te',
+    ]) {
       expect(r.headers[h], h).toBeUndefined();
     }
     expect(r.headers.accept).toBe('application/json');
   });
 
   it('forwards JSON bodies of writes unchanged', async () => {
-    await c.api.call('PUT', '/api/v3/enterprise/organizations/org-1/git-providers/permissions', { body: { permissions: [] } });
+    await c.api.call('PUT', '/api/v3/enterprise/organizations/org-1/git-providers/permissions', {
+      body: { permissions: [] },
+    });
     const r = up.received.at(-1)!;
     expect(r.method).toBe('PUT');
     expect(JSON.parse(r.body)).toEqual({ permissions: [] });
@@ -155,7 +165,11 @@ describe('upstream unreachable', () => {
     try {
       const res = await c.api.get('/api/v3/enterprise/organizations');
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ status: 502, title: 'Bad Gateway', instance: '/api/v3/enterprise/organizations' });
+      expect(res.body).toMatchObject({
+        status: 502,
+        title: 'Bad Gateway',
+        instance: '/api/v3/enterprise/organizations',
+      });
       expect(res.text).not.toContain(SECRET);
     } finally {
       await c.close();

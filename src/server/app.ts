@@ -51,7 +51,9 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   const consoleListener = getRequestListener(consoleApp.fetch);
   const hostNames = [
     ...config.allowedHosts,
-    ...(config.host !== '0.0.0.0' && config.host !== '::' ? [config.host.includes(':') ? `[${config.host}]` : config.host] : []),
+    ...(config.host !== '0.0.0.0' && config.host !== '::'
+      ? [config.host.includes(':') ? `[${config.host}]` : config.host]
+      : []),
   ];
   let allowedHosts = allowedHostHeaders(config.port, hostNames);
   const access = createAccessControl(config.accessToken);
@@ -105,20 +107,23 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     sendProblem(res, 404, `Nothing is served at ${instance}`, instance);
   };
 
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 }, (req, res) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      if (!opts.log) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      opts.log(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`);
-    });
-    try {
-      handle(req, res);
-    } catch (err) {
-      console.error('[console] request failed:', err instanceof Error ? err.message : 'unknown error');
-      sendProblem(res, 500, 'The console server failed while handling this request', instanceOf(req.url));
-    }
-  });
+  const server = createServer(
+    { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
+    (req, res) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        if (!opts.log) return;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        opts.log(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+      try {
+        handle(req, res);
+      } catch (err) {
+        console.error('[console] request failed:', err instanceof Error ? err.message : 'unknown error');
+        sendProblem(res, 500, 'The console server failed while handling this request', instanceOf(req.url));
+      }
+    },
+  );
   answerClientErrors(server);
 
   return {

@@ -67,10 +67,14 @@ export function loadConfig(
   const baseUrl = get('AGENT_PLATFORM_BASE_URL');
   if (!opts.sandboxOnly) {
     if (apiKey && !baseUrl) {
-      problems.push('AGENT_PLATFORM_BASE_URL is missing: set it with AGENT_PLATFORM_API_KEY, or unset both to use the sandbox');
+      problems.push(
+        'AGENT_PLATFORM_BASE_URL is missing: set it with AGENT_PLATFORM_API_KEY, or unset both to use the sandbox',
+      );
     }
     if (baseUrl && !apiKey) {
-      problems.push('AGENT_PLATFORM_API_KEY is missing: set it with AGENT_PLATFORM_BASE_URL, or unset both to use the sandbox');
+      problems.push(
+        'AGENT_PLATFORM_API_KEY is missing: set it with AGENT_PLATFORM_BASE_URL, or unset both to use the sandbox',
+      );
     }
     if (apiKey && !apiKey.startsWith('cog_')) {
       problems.push('AGENT_PLATFORM_API_KEY must be a service-user credential starting with "cog_"');
@@ -83,7 +87,8 @@ export function loadConfig(
       } catch {
         ok = false;
       }
-      if (!ok) problems.push(`AGENT_PLATFORM_BASE_URL must be an http(s) URL without query or credentials (got "${baseUrl}")`);
+      if (!ok)
+        problems.push(`AGENT_PLATFORM_BASE_URL must be an http(s) URL without query or credentials (got "${baseUrl}")`);
     }
   }
 

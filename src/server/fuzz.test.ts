@@ -11,7 +11,28 @@ import { createRng, type Rng } from './sandbox/random';
 import { ADMIN, VIEWER, rawRequest, startTestConsole } from '../test/harness';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-const NASTY = ['', ' ', '0', '-1', '201', '1e309', 'NaN', 'null', 'true', '[]', '{}', '%', '%zz', '%00', '\u00e9\u4e2d', 'a,b,,c', "'; DROP TABLE x;--", '../..', 'x'.repeat(3000), '99999999999999999999'];
+const NASTY = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '201',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '%',
+  '%zz',
+  '%00',
+  '\u00e9\u4e2d',
+  'a,b,,c',
+  "'; DROP TABLE x;--",
+  '../..',
+  'x'.repeat(3000),
+  '99999999999999999999',
+];
 
 function randomValue(rng: Rng, depth = 0): unknown {
   switch (rng.int(0, 9)) {
@@ -28,7 +49,14 @@ function randomValue(rng: Rng, depth = 0): unknown {
     case 5:
       return depth < 3 ? Array.from({ length: rng.int(0, 5) }, () => randomValue(rng, depth + 1)) : [];
     case 6:
-      return depth < 3 ? Object.fromEntries(Array.from({ length: rng.int(0, 4) }, () => [rng.pick(['key', 'value', 'repo_path', 'name', 'x']), randomValue(rng, depth + 1)])) : {};
+      return depth < 3
+        ? Object.fromEntries(
+            Array.from({ length: rng.int(0, 4) }, () => [
+              rng.pick(['key', 'value', 'repo_path', 'name', 'x']),
+              randomValue(rng, depth + 1),
+            ]),
+          )
+        : {};
     case 7:
       return 'y'.repeat(rng.int(0, 70_000));
     default:
@@ -45,28 +73,41 @@ function randomRequest(rng: Rng, orgIds: string[]) {
   const op = rng.pick(operationList);
   const method = rng.chance(0.85) ? op.method : rng.pick(METHODS);
   let path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    name === 'org_id' && rng.chance(0.8) ? rng.pick(orgIds) : encodeURIComponent(String(rng.pick([rng.hex(8), ...NASTY.filter(Boolean)]))),
+    name === 'org_id' && rng.chance(0.8)
+      ? rng.pick(orgIds)
+      : encodeURIComponent(String(rng.pick([rng.hex(8), ...NASTY.filter(Boolean)]))),
   );
   if (rng.chance(0.05)) path = `/v3/${rng.hex(4)}/${encodeURIComponent(rng.pick(NASTY.filter(Boolean)).slice(0, 20))}`;
   const params = new URLSearchParams();
   for (const key of [...shapeKeys(op.query), 'first', 'after', rng.hex(3)]) {
     if (!rng.chance(0.4)) continue;
     const n = rng.int(1, 2);
-    for (let i = 0; i < n; i++) params.append(key, String(rng.chance(0.3) ? rng.int(0, 250) : randomValue(rng)).slice(0, 500));
+    for (let i = 0; i < n; i++)
+      params.append(key, String(rng.chance(0.3) ? rng.int(0, 250) : randomValue(rng)).slice(0, 500));
   }
   const query = params.toString();
   let body: string | undefined;
   if (method !== 'GET' && method !== 'HEAD' && rng.chance(0.8)) {
     if (rng.chance(0.1)) body = rng.pick(['{', 'not json', '[1,2', '"str"', '12', 'null']);
     else if (rng.chance(0.2)) body = JSON.stringify(randomValue(rng));
-    else body = JSON.stringify(Object.fromEntries(shapeKeys(op.body).filter(() => rng.chance(0.7)).map((k) => [k, randomValue(rng)])));
+    else
+      body = JSON.stringify(
+        Object.fromEntries(
+          shapeKeys(op.body)
+            .filter(() => rng.chance(0.7))
+            .map((k) => [k, randomValue(rng)]),
+        ),
+      );
   }
   const token = rng.chance(0.9) ? ADMIN : rng.pick([VIEWER, 'cog_nope', 'garbage']);
   return { method, path: query ? `${path}?${query}` : path, body, token };
 }
 
 function checkAnswer(res: { status: number; headers: Record<string, unknown> | Headers; text: string }, where: string) {
-  const type = res.headers instanceof Headers ? res.headers.get('content-type') : (res.headers['content-type'] as string | undefined);
+  const type =
+    res.headers instanceof Headers
+      ? res.headers.get('content-type')
+      : (res.headers['content-type'] as string | undefined);
   expect(res.status, `${where} → ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
   if (res.status >= 400 && !(res.status === 405 && where.startsWith('HEAD'))) {
     expect(type, where).toBe('application/problem+json');
@@ -97,7 +138,13 @@ describe('fuzzing', () => {
       const r = randomRequest(rng, orgIds);
       const headers: Record<string, string> = { authorization: `Bearer ${r.token}` };
       if (r.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await rawRequest(sandbox.port, r.method, r.path, { ...headers, host: `127.0.0.1:${sandbox.port}` }, r.body);
+      const res = await rawRequest(
+        sandbox.port,
+        r.method,
+        r.path,
+        { ...headers, host: `127.0.0.1:${sandbox.port}` },
+        r.body,
+      );
       checkAnswer(res, `${r.method} ${r.path.slice(0, 200)} ${r.body?.slice(0, 100) ?? ''}`);
     }
   }, 120_000);

@@ -47,10 +47,14 @@ if (process.argv.includes('--build-if-needed') && buildIsStale()) {
   console.log('Building the console app (first start, or sources changed)…');
   // flock: several servers started at once (parallel e2e runs) must not build into dist/ together.
   // Type checking is the tests' job (`npm run typecheck`); starting only needs the bundle.
-  const r = spawnSync('flock', [join(root, 'node_modules', '.build.lock'), 'npx', 'vite', 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    'flock',
+    [join(root, 'node_modules', '.build.lock'), 'npx', 'vite', 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) {
     console.error('The build failed; see above.');
     process.exit(1);

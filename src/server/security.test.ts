@@ -13,11 +13,15 @@ const SECRET = 'cog_security_test_credential_9f8e7d';
 
 let up: Awaited<ReturnType<typeof startFakeUpstream>>;
 let c: Awaited<ReturnType<typeof startTestConsole>>;
-const ok = () => up.respondWith((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+const ok = () =>
+  up.respondWith((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
 
 beforeAll(async () => {
   up = await startFakeUpstream();
-  c = await startTestConsole({ upstream: { baseUrl: up.url, apiKey: SECRET }, config: { upstreamTimeoutMs: 500, maxUpstreamConnections: 3 } });
+  c = await startTestConsole({
+    upstream: { baseUrl: up.url, apiKey: SECRET },
+    config: { upstreamTimeoutMs: 500, maxUpstreamConnections: 3 },
+  });
 });
 afterAll(async () => {
   await c.close();
@@ -45,7 +49,10 @@ describe('cross-site requests are refused', () => {
 
   it("accepts the console's own origin and same-origin fetches", async () => {
     ok();
-    const res = await rawRequest(c.port, 'GET', '/api/v3/self', { origin: `http://localhost:${c.port}`, 'sec-fetch-site': 'same-origin' });
+    const res = await rawRequest(c.port, 'GET', '/api/v3/self', {
+      origin: `http://localhost:${c.port}`,
+      'sec-fetch-site': 'same-origin',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -65,7 +72,13 @@ describe('cross-site requests are refused', () => {
     'refuses a %s body (only JSON, which forces a preflight)',
     async (type) => {
       const before = up.received.length;
-      const res = await rawRequest(c.port, 'POST', '/api/v3/organizations/org-1/sessions', { 'content-type': type }, 'prompt=hi');
+      const res = await rawRequest(
+        c.port,
+        'POST',
+        '/api/v3/organizations/org-1/sessions',
+        { 'content-type': type },
+        'prompt=hi',
+      );
       expect(res.status).toBe(415);
       expect(up.received.length).toBe(before);
     },
@@ -90,7 +103,10 @@ describe('DNS rebinding is blocked', () => {
   });
 
   it('accepts configured ALLOWED_HOSTS', async () => {
-    const s = createConsoleServer({ config: testConfig({ allowedHosts: ['console.internal'] }), upstream: { baseUrl: up.url, apiKey: SECRET } });
+    const s = createConsoleServer({
+      config: testConfig({ allowedHosts: ['console.internal'] }),
+      upstream: { baseUrl: up.url, apiKey: SECRET },
+    });
     const { port } = await s.listen();
     try {
       expect((await rawRequest(port, 'GET', '/console/health', { host: `console.internal:${port}` })).status).toBe(200);
@@ -138,7 +154,8 @@ describe('header hygiene', () => {
     });
     const h = up.received.at(-1)!.headers;
     expect(h.authorization).toBe(`Bearer ${SECRET}`);
-    for (const name of ['cookie', 'proxy-connection', 'x-forwarded-proto', 'x-real-ip', 'x-forwarded-prefix']) expect(h[name]).toBeUndefined();
+    for (const name of ['cookie', 'proxy-connection', 'x-forwarded-proto', 'x-real-ip', 'x-forwarded-prefix'])
+      expect(h[name]).toBeUndefined();
   });
 });
 
@@ -146,7 +163,13 @@ describe('limits', () => {
   it('answers 413 to an oversized body and does not forward it', async () => {
     const before = up.received.length;
     const big = JSON.stringify({ prompt: 'x'.repeat(1_100_000) });
-    const res = await rawRequest(c.port, 'POST', '/api/v3/organizations/org-1/sessions', { 'content-type': 'application/json' }, big);
+    const res = await rawRequest(
+      c.port,
+      'POST',
+      '/api/v3/organizations/org-1/sessions',
+      { 'content-type': 'application/json' },
+      big,
+    );
     expect(res.status).toBe(413);
     expect(up.received.length).toBe(before);
   });
@@ -154,7 +177,9 @@ describe('limits', () => {
   it('answers 413 to an oversized chunked body', async () => {
     const res = await new Promise<number>((resolve) => {
       const sock = connect(c.port, '127.0.0.1', () => {
-        sock.write(`POST /api/v3/organizations/org-1/sessions HTTP/1.1\r\nhost: localhost:${c.port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+        sock.write(
+          `POST /api/v3/organizations/org-1/sessions HTTP/1.1\r\nhost: localhost:${c.port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+        );
         const chunk = 'y'.repeat(64 * 1024);
         for (let i = 0; i < 20; i++) sock.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
         sock.write('0\r\n\r\n');
@@ -174,7 +199,9 @@ describe('limits', () => {
   });
 
   it('answers 431 to oversized headers', async () => {
-    const res = await rawRequest(c.port, 'GET', '/api/v3/self', { 'x-big': 'z'.repeat(20_000) }).catch(() => ({ status: 0 }));
+    const res = await rawRequest(c.port, 'GET', '/api/v3/self', { 'x-big': 'z'.repeat(20_000) }).catch(() => ({
+      status: 0,
+    }));
     expect(res.status).toBe(431);
   });
 
@@ -210,7 +237,9 @@ describe('limits', () => {
     const hanging = rawRequest(c.port, 'GET', '/api/v3/hang');
     // A slow client: headers sent, body trickling.
     const slow = connect(c.port, '127.0.0.1', () => {
-      slow.write(`POST /api/v3/x HTTP/1.1\r\nhost: localhost:${c.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
+      slow.write(
+        `POST /api/v3/x HTTP/1.1\r\nhost: localhost:${c.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`,
+      );
     });
     const t0 = Date.now();
     const health = await rawRequest(c.port, 'GET', '/console/health');
@@ -227,8 +256,13 @@ describe('the credential never leaks', () => {
   it('is redacted should the upstream echo it, in body and headers', async () => {
     up.respondWith((r, res) =>
       res
-        .writeHead(401, { 'content-type': 'application/problem+json', 'www-authenticate': `Bearer ${r.headers.authorization}` })
-        .end(JSON.stringify({ status: 401, title: 'Unauthorized', detail: `bad credential ${r.headers.authorization}` })),
+        .writeHead(401, {
+          'content-type': 'application/problem+json',
+          'www-authenticate': `Bearer ${r.headers.authorization}`,
+        })
+        .end(
+          JSON.stringify({ status: 401, title: 'Unauthorized', detail: `bad credential ${r.headers.authorization}` }),
+        ),
     );
     const res = await rawRequest(c.port, 'GET', '/api/v3/self');
     expect(res.status).toBe(401);
@@ -239,7 +273,11 @@ describe('the credential never leaks', () => {
 
   it('appears in no log line, and logs are one line per request: method, path, status, duration', async () => {
     const lines: string[] = [];
-    const s = createConsoleServer({ config: testConfig(), upstream: { baseUrl: up.url, apiKey: SECRET }, log: (l) => lines.push(l) });
+    const s = createConsoleServer({
+      config: testConfig(),
+      upstream: { baseUrl: up.url, apiKey: SECRET },
+      log: (l) => lines.push(l),
+    });
     const { port } = await s.listen();
     ok();
     try {
@@ -310,7 +348,13 @@ describe('access control off loopback', () => {
   });
 
   it('refuses a cross-site sign-in', async () => {
-    const res = await rawRequest(port, 'POST', '/console/sign-in', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, `token=${TOKEN}`);
+    const res = await rawRequest(
+      port,
+      'POST',
+      '/console/sign-in',
+      { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      `token=${TOKEN}`,
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -318,8 +362,17 @@ describe('access control off loopback', () => {
 describe('fault tolerance', () => {
   it.each([
     ['garbage', (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops')],
-    ['a 503', (res: ServerResponse) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3' }).end('down')],
-    ['a 500 problem', (res: ServerResponse) => res.writeHead(500, { 'content-type': 'application/problem+json' }).end('{"status":500,"title":"Internal Server Error"}')],
+    [
+      'a 503',
+      (res: ServerResponse) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3' }).end('down'),
+    ],
+    [
+      'a 500 problem',
+      (res: ServerResponse) =>
+        res
+          .writeHead(500, { 'content-type': 'application/problem+json' })
+          .end('{"status":500,"title":"Internal Server Error"}'),
+    ],
   ])('passes %s through unchanged for the browser to explain', async (_name, respond) => {
     up.respondWith((_r, res) => respond(res));
     const res = await rawRequest(c.port, 'GET', '/api/v3/self');

@@ -81,7 +81,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * browser does: same-origin headers, no credential.
  */
 export async function startTestConsole(
-  opts: { upstream?: { baseUrl: string; apiKey: string }; config?: Partial<Config>; sandbox?: Partial<SandboxOptions> } = {},
+  opts: {
+    upstream?: { baseUrl: string; apiKey: string };
+    config?: Partial<Config>;
+    sandbox?: Partial<SandboxOptions>;
+  } = {},
 ) {
   const sandbox = opts.upstream ? undefined : await startTestSandbox(opts.sandbox);
   const upstream = opts.upstream ?? { baseUrl: sandbox!.url, apiKey: ADMIN };
@@ -110,12 +114,18 @@ export function rawRequest(
   body?: string,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const length = body !== undefined && !headers['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(body)) } : {};
-    const req = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...length, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-    });
+    const length =
+      body !== undefined && !headers['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(body)) } : {};
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path: target, headers: { host: `localhost:${port}`, ...length, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

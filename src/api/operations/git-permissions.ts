@@ -120,13 +120,18 @@ const MATCHER_PATTERNS: Record<MatcherField, { re: RegExp; msg: string }> = {
 };
 
 /** The value of a matcher field, or null when it is not set (absent, null or ""). */
-export function matcherValueOf(item: Partial<Record<MatcherField, string | null | undefined>>, field: MatcherField): string | null {
+export function matcherValueOf(
+  item: Partial<Record<MatcherField, string | null | undefined>>,
+  field: MatcherField,
+): string | null {
   const v = item[field];
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
 /** The one matcher a valid permission sets, or null when it sets none or several. */
-export function matcherOf(item: Partial<Record<MatcherField, string | null | undefined>>): { field: MatcherField; value: string } | null {
+export function matcherOf(
+  item: Partial<Record<MatcherField, string | null | undefined>>,
+): { field: MatcherField; value: string } | null {
   const set = MATCHER_FIELDS.filter((f) => matcherValueOf(item, f) !== null);
   if (set.length !== 1) return null;
   const field = set[0]!;
@@ -161,7 +166,10 @@ export interface ValidateOptions {
  * - exactly one matcher per permission, written as its pattern says;
  * - no two items with the same connection and matcher (the later one is flagged).
  */
-export function validateGitPermissionSet(items: readonly GitPermissionInput[], opts: ValidateOptions = {}): FieldError[] {
+export function validateGitPermissionSet(
+  items: readonly GitPermissionInput[],
+  opts: ValidateOptions = {},
+): FieldError[] {
   const base = [...(opts.loc ?? ['body', 'permissions'])];
   const limit = opts.limit === undefined ? GIT_PERMISSIONS_MAX_PER_REQUEST : opts.limit;
   const errors: FieldError[] = [];
@@ -177,9 +185,17 @@ export function validateGitPermissionSet(items: readonly GitPermissionInput[], o
     const at = (field?: string): Array<string | number> => (field ? [...base, i, field] : [...base, i]);
     const conn = typeof item.git_connection_id === 'string' ? item.git_connection_id.trim() : '';
     if (conn === '') {
-      errors.push({ loc: at('git_connection_id'), msg: 'git_connection_id is required: choose the git connection', type: 'missing' });
+      errors.push({
+        loc: at('git_connection_id'),
+        msg: 'git_connection_id is required: choose the git connection',
+        type: 'missing',
+      });
     } else if (opts.connectionIds && !opts.connectionIds.has(item.git_connection_id)) {
-      errors.push({ loc: at('git_connection_id'), msg: `Unknown git connection ${item.git_connection_id}`, type: 'unknown_git_connection' });
+      errors.push({
+        loc: at('git_connection_id'),
+        msg: `Unknown git connection ${item.git_connection_id}`,
+        type: 'unknown_git_connection',
+      });
     }
     const set = MATCHER_FIELDS.filter((f) => matcherValueOf(item, f) !== null);
     if (set.length === 0) {
@@ -388,7 +404,10 @@ export interface GitPermissionDiff<T extends GitPermissionInput = GitPermissionI
 }
 
 /** What turns set `before` into set `after`, keyed by connection and matcher. Linear in the sizes. */
-export function diffGitPermissionSets<T extends GitPermissionInput>(before: readonly T[], after: readonly T[]): GitPermissionDiff<T> {
+export function diffGitPermissionSets<T extends GitPermissionInput>(
+  before: readonly T[],
+  after: readonly T[],
+): GitPermissionDiff<T> {
   const beforeByKey = new Map<string, T>();
   for (const b of before) beforeByKey.set(gitPermissionKey(b), b);
   const added: T[] = [];
@@ -445,7 +464,9 @@ export function describeMatcher(item: GitPermissionInput): string {
   const m = matcherOf(item);
   if (m) return `${MATCHER_LABELS[m.field]} ${m.value}`;
   const set = MATCHER_FIELDS.filter((f) => matcherValueOf(item, f) !== null);
-  return set.length === 0 ? 'No matcher' : set.map((f) => `${MATCHER_LABELS[f]} ${matcherValueOf(item, f)}`).join(' + ');
+  return set.length === 0
+    ? 'No matcher'
+    : set.map((f) => `${MATCHER_LABELS[f]} ${matcherValueOf(item, f)}`).join(' + ');
 }
 
 // ── The console server's safe bulk endpoints (`/console/git-permissions/...`) ──────────────────────────
@@ -453,7 +474,14 @@ export function describeMatcher(item: GitPermissionInput): string {
 /** The set the admin started from: its version token, and the set itself so a 409 can show what changed. */
 export const GitPermissionBase = z.strictObject({
   base_version: z.string({ message: 'base_version is required: the version of the set the edit started from' }).min(1),
-  base: z.array(GitPermissionCreateRequest.extend({ git_permission_id: z.string().optional(), created_at: z.number().nullish() }).loose()).optional(),
+  base: z
+    .array(
+      GitPermissionCreateRequest.extend({
+        git_permission_id: z.string().optional(),
+        created_at: z.number().nullish(),
+      }).loose(),
+    )
+    .optional(),
 });
 
 /** PUT /console/git-permissions/orgs/{org_id}: a replace with the conflict check, any size. */

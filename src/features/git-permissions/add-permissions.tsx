@@ -28,9 +28,24 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 const MODES: Array<{ field: MatcherField; label: string; hint: string; placeholder: string }> = [
-  { field: 'repo_path', label: 'Repository', hint: 'Search the connection’s repositories by name.', placeholder: 'Search repositories' },
-  { field: 'group_prefix', label: 'Group', hint: 'Every repository of a group and its subgroups, e.g. acme/platform (no trailing /).', placeholder: 'acme/platform' },
-  { field: 'prefix_path', label: 'Path prefix', hint: 'Every repository whose path starts with this, e.g. acme/platform/api-', placeholder: 'acme/platform/' },
+  {
+    field: 'repo_path',
+    label: 'Repository',
+    hint: 'Search the connection’s repositories by name.',
+    placeholder: 'Search repositories',
+  },
+  {
+    field: 'group_prefix',
+    label: 'Group',
+    hint: 'Every repository of a group and its subgroups, e.g. acme/platform (no trailing /).',
+    placeholder: 'acme/platform',
+  },
+  {
+    field: 'prefix_path',
+    label: 'Path prefix',
+    hint: 'Every repository whose path starts with this, e.g. acme/platform/api-',
+    placeholder: 'acme/platform/',
+  },
 ];
 
 export function AddPermissions({
@@ -50,7 +65,10 @@ export function AddPermissions({
   const [error, setError] = useState<string | null>(null);
   const debounced = useDebounced(search.trim(), 250);
   const connection = connectionId || connections[0]?.git_connection_id || '';
-  const repos = useQuery({ ...gitRepositoriesQueryOptions(connection, debounced), enabled: connection !== '' && mode === 'repo_path' });
+  const repos = useQuery({
+    ...gitRepositoriesQueryOptions(connection, debounced),
+    enabled: connection !== '' && mode === 'repo_path',
+  });
 
   const add = (item: GitPermissionInput) => {
     const errors = validateGitPermissionSet([item], { loc: [] });
@@ -123,14 +141,25 @@ export function AddPermissions({
           {repos.error ? (
             <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
           ) : (
-            <ul role="listbox" aria-label="Repositories" className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line">
+            <ul
+              role="listbox"
+              aria-label="Repositories"
+              className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line"
+            >
               {repos.isPending && <li className="px-3 py-2 text-sm text-muted">Searching…</li>}
-              {repos.data?.items.length === 0 && <li className="px-3 py-2 text-sm text-muted">No repository matches “{debounced}”.</li>}
+              {repos.data?.items.length === 0 && (
+                <li className="px-3 py-2 text-sm text-muted">No repository matches “{debounced}”.</li>
+              )}
               {repos.data?.items.map((r) => {
                 const item = { git_connection_id: r.git_connection_id, repo_path: r.repo_path, read_only: readOnly };
                 const already = existingKeys.has(gitPermissionKey(item));
                 return (
-                  <li key={r.provider_repository_id} role="option" aria-selected={already} className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm">
+                  <li
+                    key={r.provider_repository_id}
+                    role="option"
+                    aria-selected={already}
+                    className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm"
+                  >
                     <span className="min-w-0">
                       <span className="font-mono text-xs break-all">{r.repo_path}</span>
                       {r.repo_language ? <span className="ml-2 text-xs text-muted">{r.repo_language}</span> : null}
@@ -148,7 +177,10 @@ export function AddPermissions({
             </ul>
           )}
           {repos.data?.has_next_page ? (
-            <p className="text-xs text-muted">Showing the first {repos.data.items.length} matches{repos.data.total ? ` of ${repos.data.total}` : ''}; type more of the name to narrow.</p>
+            <p className="text-xs text-muted">
+              Showing the first {repos.data.items.length} matches{repos.data.total ? ` of ${repos.data.total}` : ''};
+              type more of the name to narrow.
+            </p>
           ) : null}
         </div>
       ) : (

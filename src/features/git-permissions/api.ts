@@ -2,7 +2,13 @@
  * Git permissions: query keys, query options and mutations. Reads page through the API proxy; replace, clear
  * and restore go through the console server's safe endpoints (complete read, conflict check, history).
  */
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+} from '@tanstack/react-query';
 import type {
   ConsoleGitPermissionSet,
   GitPermission,
@@ -23,13 +29,15 @@ export const gitPermissionKeys = {
   current: (orgId: string) => [...gitPermissionKeys.lists(orgId), 'current'] as const,
   revisions: (orgId: string) => [...gitPermissionKeys.org(orgId), 'revisions'] as const,
   revision: (orgId: string, id: number) => [...gitPermissionKeys.revisions(orgId), 'detail', id] as const,
-  revisionDiff: (orgId: string, from: number, to: number) => [...gitPermissionKeys.revisions(orgId), 'diff', from, to] as const,
+  revisionDiff: (orgId: string, from: number, to: number) =>
+    [...gitPermissionKeys.revisions(orgId), 'diff', from, to] as const,
 };
 
 export const gitConnectionKeys = {
   all: ['git-connections'] as const,
   list: () => [...gitConnectionKeys.all, 'list'] as const,
-  repositories: (connectionId: string, filter: string) => [...gitConnectionKeys.all, 'repositories', connectionId, filter] as const,
+  repositories: (connectionId: string, filter: string) =>
+    [...gitConnectionKeys.all, 'repositories', connectionId, filter] as const,
 };
 
 /** Page size of the permission list; 100 so a large set shows its paging progress. */
@@ -39,7 +47,11 @@ export const gitPermissionsInfiniteQueryOptions = (orgId: string) =>
   infiniteQueryOptions({
     queryKey: gitPermissionKeys.infinite(orgId),
     queryFn: ({ pageParam, signal }) =>
-      apiCall('gitPermissions.list', { params: { org_id: orgId }, query: { first: PERMISSIONS_PAGE_SIZE, after: pageParam }, signal }),
+      apiCall('gitPermissions.list', {
+        params: { org_id: orgId },
+        query: { first: PERMISSIONS_PAGE_SIZE, after: pageParam },
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
   });
@@ -48,7 +60,8 @@ export const gitPermissionsInfiniteQueryOptions = (orgId: string) =>
 export const gitPermissionSetQueryOptions = (orgId: string) =>
   queryOptions({
     queryKey: gitPermissionKeys.current(orgId),
-    queryFn: ({ signal }) => consoleCall<ConsoleGitPermissionSet>('GET', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { signal }),
+    queryFn: ({ signal }) =>
+      consoleCall<ConsoleGitPermissionSet>('GET', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { signal }),
     staleTime: 0,
   });
 
@@ -101,7 +114,11 @@ export const gitRevisionQueryOptions = (orgId: string, revisionId: number) =>
   queryOptions({
     queryKey: gitPermissionKeys.revision(orgId, revisionId),
     queryFn: ({ signal }) =>
-      consoleCall<GitPermissionRevision>('GET', `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}`, { signal }),
+      consoleCall<GitPermissionRevision>(
+        'GET',
+        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}`,
+        { signal },
+      ),
     staleTime: 60_000,
   });
 
@@ -115,7 +132,11 @@ export const gitRevisionDiffQueryOptions = (orgId: string, from: number, to: num
   queryOptions({
     queryKey: gitPermissionKeys.revisionDiff(orgId, from, to),
     queryFn: ({ signal }) =>
-      consoleCall<RevisionDiff>('GET', `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/diff?from=${from}&to=${to}`, { signal }),
+      consoleCall<RevisionDiff>(
+        'GET',
+        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/diff?from=${from}&to=${to}`,
+        { signal },
+      ),
     staleTime: 60_000,
   });
 
@@ -147,7 +168,8 @@ export function useReplaceGitPermissions(orgId: string) {
 export function useClearGitPermissions(orgId: string) {
   const invalidate = useInvalidateOrg(orgId);
   return useMutation({
-    mutationFn: (body: BaseSet) => consoleCall<ApplyResult>('DELETE', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { body }),
+    mutationFn: (body: BaseSet) =>
+      consoleCall<ApplyResult>('DELETE', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { body }),
     onSettled: invalidate,
   });
 }
@@ -155,8 +177,15 @@ export function useClearGitPermissions(orgId: string) {
 export function useRestoreGitRevision(orgId: string) {
   const invalidate = useInvalidateOrg(orgId);
   return useMutation({
-    mutationFn: ({ revisionId, ...body }: BaseSet & { revisionId: number; set: 'previous' | 'result'; allow_per_item?: boolean }) =>
-      consoleCall<ApplyResult>('POST', `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}/restore`, { body }),
+    mutationFn: ({
+      revisionId,
+      ...body
+    }: BaseSet & { revisionId: number; set: 'previous' | 'result'; allow_per_item?: boolean }) =>
+      consoleCall<ApplyResult>(
+        'POST',
+        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}/restore`,
+        { body },
+      ),
     onSettled: invalidate,
   });
 }
@@ -168,16 +197,20 @@ export function useToggleReadOnly(orgId: string) {
     mutationFn: ({ id, read_only }: { id: string; read_only: boolean }) =>
       apiCall('gitPermissions.update', { params: { org_id: orgId, git_permission_id: id }, body: { read_only } }),
     onSuccess: (updated) => {
-      qc.setQueryData<InfiniteData<Page<GitPermission>, string | undefined>>(gitPermissionKeys.infinite(orgId), (data) =>
-        data
-          ? {
-              ...data,
-              pages: data.pages.map((p) => ({
-                ...p,
-                items: p.items.map((i) => (i.git_permission_id === updated.git_permission_id ? { ...i, ...updated } : i)),
-              })),
-            }
-          : data,
+      qc.setQueryData<InfiniteData<Page<GitPermission>, string | undefined>>(
+        gitPermissionKeys.infinite(orgId),
+        (data) =>
+          data
+            ? {
+                ...data,
+                pages: data.pages.map((p) => ({
+                  ...p,
+                  items: p.items.map((i) =>
+                    i.git_permission_id === updated.git_permission_id ? { ...i, ...updated } : i,
+                  ),
+                })),
+              }
+            : data,
       );
       // The console's complete read and the history's "current" are now stale; the paged list is not.
       void qc.invalidateQueries({ queryKey: gitPermissionKeys.current(orgId) });

@@ -31,8 +31,25 @@ import { formatNumber } from '@/lib/format';
 import { gitPermissionSetQueryOptions, useReplaceGitPermissions, type ApplyResult } from './api';
 import { AddPermissions } from './add-permissions';
 import { ImportDialog } from './import-dialog';
-import { rebaseDraft, toCsv, toDraftRow, toInput, toJson, validateDraft, type DraftRow, type RowField } from './set-model';
-import { ClearAllButton, conflictOf, connectionLabel, DiffView, downloadText, useConnections, type ConflictBody } from './shared';
+import {
+  rebaseDraft,
+  toCsv,
+  toDraftRow,
+  toInput,
+  toJson,
+  validateDraft,
+  type DraftRow,
+  type RowField,
+} from './set-model';
+import {
+  ClearAllButton,
+  conflictOf,
+  connectionLabel,
+  DiffView,
+  downloadText,
+  useConnections,
+  type ConflictBody,
+} from './shared';
 
 interface Base {
   items: GitPermission[];
@@ -43,12 +60,18 @@ type Mode = 'edit' | 'review' | 'conflict' | 'done';
 
 export function BulkEditor({ orgId }: { orgId: string }) {
   // A complete read; not refetched behind the admin's back (the conflict check catches later changes).
-  const setQuery = useQuery({ ...gitPermissionSetQueryOptions(orgId), refetchOnWindowFocus: false, staleTime: Infinity });
+  const setQuery = useQuery({
+    ...gitPermissionSetQueryOptions(orgId),
+    refetchOnWindowFocus: false,
+    staleTime: Infinity,
+  });
   const { connections, byId, query: connectionsQuery } = useConnections();
 
-  if (setQuery.isPending || connectionsQuery.isPending) return <Spinner label="Reading every page of the current set…" />;
+  if (setQuery.isPending || connectionsQuery.isPending)
+    return <Spinner label="Reading every page of the current set…" />;
   if (setQuery.error) return <ProblemView error={setQuery.error} onRetry={() => void setQuery.refetch()} />;
-  if (connectionsQuery.error) return <ProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />;
+  if (connectionsQuery.error)
+    return <ProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />;
   return (
     <EditorSession
       key={orgId}
@@ -105,7 +128,9 @@ function EditorSession({
     if (!q) return all;
     return all.filter((i) => {
       const r = rows[i]!;
-      return `${r.repo_path} ${r.prefix_path} ${r.group_prefix} ${connectionName(r.git_connection_id)}`.toLowerCase().includes(q);
+      return `${r.repo_path} ${r.prefix_path} ${r.group_prefix} ${connectionName(r.git_connection_id)}`
+        .toLowerCase()
+        .includes(q);
     });
   }, [rows, filter, connectionName]);
 
@@ -132,7 +157,8 @@ function EditorSession({
   }, []);
 
   const addItems = (items: GitPermissionInput[]) => setRows((rs) => [...items.map(toDraftRow), ...rs]);
-  const setReadOnlyForSelection = (value: boolean) => setRows((rs) => rs.map((r) => (selected.has(r.rowId) ? { ...r, read_only: value } : r)));
+  const setReadOnlyForSelection = (value: boolean) =>
+    setRows((rs) => rs.map((r) => (selected.has(r.rowId) ? { ...r, read_only: value } : r)));
   const removeSelection = () => {
     setRows((rs) => rs.filter((r) => !selected.has(r.rowId)));
     setSelected(new Set());
@@ -190,7 +216,11 @@ function EditorSession({
   };
 
   const exportName = `git-permissions-${orgId}`;
-  const countTone = overLimit ? 'text-danger' : rows.length > GIT_PERMISSIONS_MAX_PER_REQUEST * 0.9 ? 'text-warn' : 'text-fg';
+  const countTone = overLimit
+    ? 'text-danger'
+    : rows.length > GIT_PERMISSIONS_MAX_PER_REQUEST * 0.9
+      ? 'text-warn'
+      : 'text-fg';
 
   if (mode === 'done' && result) {
     return (
@@ -198,16 +228,25 @@ function EditorSession({
         <PageHeader title="Bulk edit git permissions" />
         <div role="status" className="flex flex-col gap-3 rounded-lg border border-success/40 bg-success/5 p-4 text-sm">
           <p className="font-semibold text-success">
-            {result.unchanged ? 'Nothing to apply: the set already matched your edit.' : `Applied. The organization now has ${formatNumber(result.count)} git permissions.`}
+            {result.unchanged
+              ? 'Nothing to apply: the set already matched your edit.'
+              : `Applied. The organization now has ${formatNumber(result.count)} git permissions.`}
           </p>
           {result.revision && (
             <p>
-              Revision #{result.revision.revision_id}: {result.revision.added} added, {result.revision.removed} removed, {result.revision.changed} changed
-              {result.revision.method === 'per_item' ? ' (applied with per-item operations)' : ''}. The previous set is kept in the history.
+              Revision #{result.revision.revision_id}: {result.revision.added} added, {result.revision.removed} removed,{' '}
+              {result.revision.changed} changed
+              {result.revision.method === 'per_item' ? ' (applied with per-item operations)' : ''}. The previous set is
+              kept in the history.
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+            <Link
+              to="/orgs/$orgId/git-permissions"
+              params={{ orgId }}
+              search={{}}
+              className="text-accent hover:underline"
+            >
               View permissions
             </Link>
             <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} className="text-accent hover:underline">
@@ -223,7 +262,8 @@ function EditorSession({
   }
 
   if (mode === 'conflict' && conflict) {
-    const meanwhile = conflict.body.changes ?? diffGitPermissionSets(baseInputs, conflict.body.current.map(normalizeGitPermission));
+    const meanwhile =
+      conflict.body.changes ?? diffGitPermissionSets(baseInputs, conflict.body.current.map(normalizeGitPermission));
     return (
       <>
         <PageHeader title="Bulk edit git permissions" />
@@ -231,8 +271,9 @@ function EditorSession({
           <div role="alert" className="rounded-lg border border-warn/50 bg-warn/10 p-4 text-sm">
             <p className="font-semibold">Another change landed while you were editing. Nothing was applied.</p>
             <p className="mt-1">
-              The set now has {formatNumber(conflict.body.current.length)} permissions. Your edit is still here: reapply it on top of the current set
-              (you review the result before anything is applied), or start over from the current set.
+              The set now has {formatNumber(conflict.body.current.length)} permissions. Your edit is still here: reapply
+              it on top of the current set (you review the result before anything is applied), or start over from the
+              current set.
             </p>
           </div>
           <div className="grid gap-4 lg:grid-cols-2">
@@ -241,7 +282,9 @@ function EditorSession({
               <DiffView diff={meanwhile} connectionName={connectionName} />
             </div>
             <div className="flex flex-col gap-2">
-              <h2 className="text-sm font-semibold">{conflict.action === 'clear' ? 'Your action: clear all permissions' : 'Your edit'}</h2>
+              <h2 className="text-sm font-semibold">
+                {conflict.action === 'clear' ? 'Your action: clear all permissions' : 'Your edit'}
+              </h2>
               {conflict.action === 'clear' ? (
                 <p className="text-sm text-muted">Clear every permission of the organization.</p>
               ) : (
@@ -256,7 +299,9 @@ function EditorSession({
                 const current = conflict.body.current;
                 if (conflict.action === 'clear') {
                   startFrom({ items: current, version: conflict.body.current_version });
-                  setNotes(['The set changed before your clear was applied. Review it, then use “Clear all…” again to clear the current set.']);
+                  setNotes([
+                    'The set changed before your clear was applied. Review it, then use “Clear all…” again to clear the current set.',
+                  ]);
                   return;
                 }
                 const r = rebaseDraft(baseInputs, rows, current, describeMatcher);
@@ -270,7 +315,9 @@ function EditorSession({
             >
               {conflict.action === 'clear' ? 'Show the current set' : 'Reapply my edit on top'}
             </Button>
-            <Button onClick={() => downloadText(`${exportName}-my-edit.json`, toJson(rows.map(toInput)), 'application/json')}>
+            <Button
+              onClick={() => downloadText(`${exportName}-my-edit.json`, toJson(rows.map(toInput)), 'application/json')}
+            >
               Export my edit (JSON)
             </Button>
             <Button
@@ -294,8 +341,14 @@ function EditorSession({
         title="Bulk edit git permissions"
         description={
           <>
-            Started from the complete set of {formatNumber(base.items.length)} permissions. Nothing changes until you review and apply.{' '}
-            <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+            Started from the complete set of {formatNumber(base.items.length)} permissions. Nothing changes until you
+            review and apply.{' '}
+            <Link
+              to="/orgs/$orgId/git-permissions"
+              params={{ orgId }}
+              search={{}}
+              className="text-accent hover:underline"
+            >
               Back to the list
             </Link>
           </>
@@ -317,7 +370,9 @@ function EditorSession({
 
       {notes.length > 0 && (
         <div role="status" className="mb-3 rounded-lg border border-info/40 bg-info/5 p-3 text-sm">
-          <p className="font-semibold">Your edit was reapplied on top of the current set. Check these before applying:</p>
+          <p className="font-semibold">
+            Your edit was reapplied on top of the current set. Check these before applying:
+          </p>
           <ul className="mt-1 list-disc pl-5">
             {notes.map((n, i) => (
               <li key={i}>{n}</li>
@@ -333,7 +388,11 @@ function EditorSession({
         <span className="text-muted">
           {diff.added.length} added, {diff.removed.length} removed, {diff.changed.length} changed
         </span>
-        {validation.duplicates > 0 && <Badge tone="danger">{validation.duplicates} duplicate{validation.duplicates > 1 ? 's' : ''}</Badge>}
+        {validation.duplicates > 0 && (
+          <Badge tone="danger">
+            {validation.duplicates} duplicate{validation.duplicates > 1 ? 's' : ''}
+          </Badge>
+        )}
         {validation.invalidRows > 0 && (
           <Badge tone="danger">
             {validation.invalidRows} row{validation.invalidRows > 1 ? 's' : ''} with errors
@@ -344,12 +403,13 @@ function EditorSession({
       {overLimit && (
         <div role="alert" className="mb-3 rounded-lg border border-warn/50 bg-warn/10 p-3 text-sm">
           <p className="font-semibold">
-            This set has {formatNumber(rows.length)} permissions: more than the {GIT_PERMISSIONS_MAX_PER_REQUEST} one replace accepts.
+            This set has {formatNumber(rows.length)} permissions: more than the {GIT_PERMISSIONS_MAX_PER_REQUEST} one
+            replace accepts.
           </p>
           <p className="mt-1">
-            It can still be applied with per-item operations (delete, update and add one by one). Unlike a replace, that is not atomic: if a
-            step fails half-way, part of the change is applied (the history then records what the set became). Otherwise, remove rows until
-            the set has at most {GIT_PERMISSIONS_MAX_PER_REQUEST}.
+            It can still be applied with per-item operations (delete, update and add one by one). Unlike a replace, that
+            is not atomic: if a step fails half-way, part of the change is applied (the history then records what the
+            set became). Otherwise, remove rows until the set has at most {GIT_PERMISSIONS_MAX_PER_REQUEST}.
           </p>
           <label className="mt-2 flex items-center gap-2 font-medium">
             <input type="checkbox" checked={perItem} onChange={(e) => setPerItem(e.target.checked)} />
@@ -368,12 +428,18 @@ function EditorSession({
               Back to editing
             </Button>
             <Button variant="primary" onClick={apply} disabled={!canReview || replace.isPending}>
-              {replace.isPending ? 'Applying…' : `Apply ${formatNumber(diff.added.length + diff.removed.length + diff.changed.length)} changes`}
+              {replace.isPending
+                ? 'Applying…'
+                : `Apply ${formatNumber(diff.added.length + diff.removed.length + diff.changed.length)} changes`}
             </Button>
           </div>
           {!canReview && (
             <p className="text-sm text-danger">
-              {!valid ? 'Fix the rows with errors first.' : !hasChanges ? 'There is nothing to apply.' : 'Choose per-item operations above, or make the set smaller.'}
+              {!valid
+                ? 'Fix the rows with errors first.'
+                : !hasChanges
+                  ? 'There is nothing to apply.'
+                  : 'Choose per-item operations above, or make the set smaller.'}
             </p>
           )}
         </section>
@@ -397,8 +463,12 @@ function EditorSession({
                 } else addItems(items);
               }}
             />
-            <Button onClick={() => downloadText(`${exportName}.csv`, toCsv(rows.map(toInput)), 'text/csv')}>Export CSV</Button>
-            <Button onClick={() => downloadText(`${exportName}.json`, toJson(rows.map(toInput)), 'application/json')}>Export JSON</Button>
+            <Button onClick={() => downloadText(`${exportName}.csv`, toCsv(rows.map(toInput)), 'text/csv')}>
+              Export CSV
+            </Button>
+            <Button onClick={() => downloadText(`${exportName}.json`, toJson(rows.map(toInput)), 'application/json')}>
+              Export JSON
+            </Button>
             <span className="mx-1 h-6 w-px bg-line" aria-hidden />
             <span className="text-xs text-muted">{selected.size} selected</span>
             <Button size="sm" disabled={selected.size === 0} onClick={() => setReadOnlyForSelection(true)}>
@@ -469,7 +539,8 @@ function EditorSession({
   );
 }
 
-const ROW_COLUMNS = '2rem minmax(10rem,1.2fr) minmax(11rem,1.6fr) minmax(9rem,1.2fr) minmax(9rem,1.2fr) 6rem 4.5rem 2.5rem';
+const ROW_COLUMNS =
+  '2rem minmax(10rem,1.2fr) minmax(11rem,1.6fr) minmax(9rem,1.2fr) minmax(9rem,1.2fr) 6rem 4.5rem 2.5rem';
 
 function DraftRows(props: {
   rows: DraftRow[];
@@ -593,9 +664,9 @@ const EditorRow = memo(function EditorRow({
 }) {
   const n = index + 1;
   const err = (f: RowField) => [...(errors?.[f] ?? []), ...(serverErrors?.[f] ?? [])];
-  const messages = (['git_connection_id', 'repo_path', 'prefix_path', 'group_prefix', 'read_only', 'row'] as RowField[]).flatMap((f) =>
-    err(f).map((m) => `${f === 'row' ? '' : `${f}: `}${m}`),
-  );
+  const messages = (
+    ['git_connection_id', 'repo_path', 'prefix_path', 'group_prefix', 'read_only', 'row'] as RowField[]
+  ).flatMap((f) => err(f).map((m) => `${f === 'row' ? '' : `${f}: `}${m}`));
   const uniqueMessages = [...new Set(messages)];
   const errorId = `draft-row-${row.rowId}-errors`;
   const text = (field: 'repo_path' | 'prefix_path' | 'group_prefix', label: string) => (
@@ -615,11 +686,20 @@ const EditorRow = memo(function EditorRow({
     <div
       role="row"
       aria-rowindex={n + 1}
-      className={cn('border-b border-line/60 px-3 py-1.5 text-sm', uniqueMessages.length > 0 && 'bg-danger/5', selected && 'bg-accent/5')}
+      className={cn(
+        'border-b border-line/60 px-3 py-1.5 text-sm',
+        uniqueMessages.length > 0 && 'bg-danger/5',
+        selected && 'bg-accent/5',
+      )}
     >
       <div className="grid items-center gap-2" style={{ gridTemplateColumns: ROW_COLUMNS }}>
         <span role="cell">
-          <input type="checkbox" aria-label={`Select row ${n}`} checked={selected} onChange={(e) => onSelect(row.rowId, e.target.checked)} />
+          <input
+            type="checkbox"
+            aria-label={`Select row ${n}`}
+            checked={selected}
+            onChange={(e) => onSelect(row.rowId, e.target.checked)}
+          />
         </span>
         <span role="cell">
           <select
@@ -644,12 +724,21 @@ const EditorRow = memo(function EditorRow({
         {text('group_prefix', 'Group prefix')}
         <span role="cell">
           <label className="flex items-center gap-1.5 text-xs">
-            <input type="checkbox" aria-label={`Read-only, row ${n}`} checked={row.read_only} onChange={(e) => onChange(row.rowId, { read_only: e.target.checked })} />
+            <input
+              type="checkbox"
+              aria-label={`Read-only, row ${n}`}
+              checked={row.read_only}
+              onChange={(e) => onChange(row.rowId, { read_only: e.target.checked })}
+            />
             {row.read_only ? 'Yes' : 'No'}
           </label>
         </span>
         <span role="cell">
-          {status === 'new' ? <Badge tone="success">New</Badge> : status === 'changed' ? <Badge tone="warn">Changed</Badge> : null}
+          {status === 'new' ? (
+            <Badge tone="success">New</Badge>
+          ) : status === 'changed' ? (
+            <Badge tone="warn">Changed</Badge>
+          ) : null}
         </span>
         <span role="cell">
           <Button size="sm" variant="ghost" aria-label={`Remove row ${n}`} onClick={() => onRemove(row.rowId)}>

@@ -68,7 +68,13 @@ function RestoreButton({
   const count = set === 'previous' ? revision.previous_count : revision.result_count;
   const run = (base: { version: string; items: GitPermission[] }) =>
     restore.mutate(
-      { revisionId: revision.revision_id, set, base_version: base.version, base: base.items.map(normalizeGitPermission), allow_per_item: (count ?? 0) > 200 },
+      {
+        revisionId: revision.revision_id,
+        set,
+        base_version: base.version,
+        base: base.items.map(normalizeGitPermission),
+        allow_per_item: (count ?? 0) > 200,
+      },
       {
         onSuccess: (r) => {
           setDone(r);
@@ -92,7 +98,11 @@ function RestoreButton({
             setConflict(null);
           }
         }}
-        title={done ? 'Restored' : `Restore ${set === 'previous' ? 'the set before' : 'the result of'} revision #${revision.revision_id}?`}
+        title={
+          done
+            ? 'Restored'
+            : `Restore ${set === 'previous' ? 'the set before' : 'the result of'} revision #${revision.revision_id}?`
+        }
         description={
           done ? (
             <span role="status">
@@ -103,8 +113,11 @@ function RestoreButton({
           ) : (
             <>
               The organization's git permissions are replaced by the {formatNumber(count ?? 0)} permissions{' '}
-              {set === 'previous' ? 'it had before' : 'it had after'} this change. The current set is kept in the history.
-              {(count ?? 0) > 200 ? ' This set is larger than one replace accepts, so it is applied with per-item operations (not atomic).' : ''}
+              {set === 'previous' ? 'it had before' : 'it had after'} this change. The current set is kept in the
+              history.
+              {(count ?? 0) > 200
+                ? ' This set is larger than one replace accepts, so it is applied with per-item operations (not atomic).'
+                : ''}
             </>
           )
         }
@@ -122,8 +135,12 @@ function RestoreButton({
         {current.error ? <ProblemView compact error={current.error} /> : null}
         {conflict && (
           <div className="mt-3 flex max-h-80 flex-col gap-2 overflow-auto" role="alert">
-            <p className="text-sm font-semibold text-warn">The set changed since it was read; nothing was restored. What changed meanwhile:</p>
-            {conflict.changes ? <DiffView diff={conflict.changes} connectionName={(id) => connectionLabel(byId.get(id), id)} /> : null}
+            <p className="text-sm font-semibold text-warn">
+              The set changed since it was read; nothing was restored. What changed meanwhile:
+            </p>
+            {conflict.changes ? (
+              <DiffView diff={conflict.changes} connectionName={(id) => connectionLabel(byId.get(id), id)} />
+            ) : null}
           </div>
         )}
         {restore.error && !conflict ? (
@@ -150,7 +167,12 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
         description={
           <>
             Every replace, clear and restore made through the console, with the complete set before it.{' '}
-            <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+            <Link
+              to="/orgs/$orgId/git-permissions"
+              params={{ orgId }}
+              search={{}}
+              className="text-accent hover:underline"
+            >
               Back to the list
             </Link>
           </>
@@ -216,7 +238,9 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
             </span>
             <span role="cell">
               {ACTION_LABEL[r.action] ?? r.action}
-              {r.restored_from !== null ? <span className="block text-xs text-muted">from #{r.restored_from}</span> : null}
+              {r.restored_from !== null ? (
+                <span className="block text-xs text-muted">from #{r.restored_from}</span>
+              ) : null}
               {r.method === 'per_item' ? <span className="block text-xs text-muted">per item</span> : null}
             </span>
             <span role="cell" className="text-xs">
@@ -258,12 +282,26 @@ function RevisionDiff({ orgId, from, to }: { orgId: string; from: number; to: nu
       <h2 className="text-base font-semibold">
         From #{from} to #{to}
       </h2>
-      {q.isPending ? <Spinner /> : q.error ? <ProblemView error={q.error} /> : <DiffView diff={q.data.diff} connectionName={(id) => connectionLabel(byId.get(id), id)} />}
+      {q.isPending ? (
+        <Spinner />
+      ) : q.error ? (
+        <ProblemView error={q.error} />
+      ) : (
+        <DiffView diff={q.data.diff} connectionName={(id) => connectionLabel(byId.get(id), id)} />
+      )}
     </section>
   );
 }
 
-function SetTable({ items, label, connectionName }: { items: GitPermission[]; label: string; connectionName: (id: string) => string }) {
+function SetTable({
+  items,
+  label,
+  connectionName,
+}: {
+  items: GitPermission[];
+  label: string;
+  connectionName: (id: string) => string;
+}) {
   return (
     <CursorList
       ariaLabel={label}
@@ -311,7 +349,13 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
   const [tab, setTab] = useState<'changes' | 'previous' | 'result'>('changes');
   const connectionName = (id: string) => connectionLabel(byId.get(id), id);
   const diff = useMemo(
-    () => (q.data ? diffGitPermissionSets(q.data.previous.map(normalizeGitPermission), (q.data.result ?? q.data.previous).map(normalizeGitPermission)) : null),
+    () =>
+      q.data
+        ? diffGitPermissionSets(
+            q.data.previous.map(normalizeGitPermission),
+            (q.data.result ?? q.data.previous).map(normalizeGitPermission),
+          )
+        : null,
     [q.data],
   );
   if (q.isPending) return <Spinner />;
@@ -323,9 +367,15 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
         title={`Revision #${r.revision_id}: ${ACTION_LABEL[r.action] ?? r.action}`}
         description={
           <>
-            <RelativeTime value={r.created_at} /> · {formatNumber(r.previous_count)} → {r.result_count !== null ? formatNumber(r.result_count) : '?'} permissions
+            <RelativeTime value={r.created_at} /> · {formatNumber(r.previous_count)} →{' '}
+            {r.result_count !== null ? formatNumber(r.result_count) : '?'} permissions
             {r.restored_from !== null ? ` · restored from #${r.restored_from}` : ''} ·{' '}
-            <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} search={{}} className="text-accent hover:underline">
+            <Link
+              to="/orgs/$orgId/git-permissions/history"
+              params={{ orgId }}
+              search={{}}
+              className="text-accent hover:underline"
+            >
               All revisions
             </Link>
           </>
@@ -333,14 +383,30 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
         actions={
           <>
             <RevisionStatus r={r} />
-            <RestoreButton orgId={orgId} revision={r} set="previous" label="Restore the set before this change" size="md" />
-            {r.result && <RestoreButton orgId={orgId} revision={r} set="result" label="Restore the result of this change" size="md" />}
+            <RestoreButton
+              orgId={orgId}
+              revision={r}
+              set="previous"
+              label="Restore the set before this change"
+              size="md"
+            />
+            {r.result && (
+              <RestoreButton
+                orgId={orgId}
+                revision={r}
+                set="result"
+                label="Restore the result of this change"
+                size="md"
+              />
+            )}
           </>
         }
       />
       {r.error && (
         <div className="mb-3">
-          <ProblemView error={new Error(`This change ${r.status === 'partial' ? 'stopped half-way' : 'failed'}: ${r.error}`)} />
+          <ProblemView
+            error={new Error(`This change ${r.status === 'partial' ? 'stopped half-way' : 'failed'}: ${r.error}`)}
+          />
         </div>
       )}
       <div role="tablist" aria-label="Revision" className="mb-3 flex gap-1 border-b border-line">
@@ -366,8 +432,12 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
       </div>
       <div role="tabpanel">
         {tab === 'changes' && diff && <DiffView diff={diff} connectionName={connectionName} />}
-        {tab === 'previous' && <SetTable items={r.previous} label="Permissions before the change" connectionName={connectionName} />}
-        {tab === 'result' && r.result && <SetTable items={r.result} label="Permissions after the change" connectionName={connectionName} />}
+        {tab === 'previous' && (
+          <SetTable items={r.previous} label="Permissions before the change" connectionName={connectionName} />
+        )}
+        {tab === 'result' && r.result && (
+          <SetTable items={r.result} label="Permissions after the change" connectionName={connectionName} />
+        )}
       </div>
     </>
   );

@@ -6,7 +6,11 @@ import { Button } from '@/components/button';
 import { Field, textareaClass } from '@/components/field';
 import { CSV_COLUMNS, parseImport } from './set-model';
 
-export function ImportDialog({ onImport }: { onImport: (items: GitPermissionInput[], mode: 'add' | 'replace') => void }) {
+export function ImportDialog({
+  onImport,
+}: {
+  onImport: (items: GitPermissionInput[], mode: 'add' | 'replace') => void;
+}) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [mode, setMode] = useState<'add' | 'replace'>('add');
@@ -34,8 +38,9 @@ export function ImportDialog({ onImport }: { onImport: (items: GitPermissionInpu
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[90dvh] w-[min(94vw,40rem)] -translate-x-1/2 -translate-y-1/2 flex-col gap-3 overflow-auto rounded-lg border border-line bg-surface p-5 shadow-xl">
           <Dialog.Title className="text-base font-semibold">Import permissions</Dialog.Title>
           <Dialog.Description className="text-sm text-muted">
-            CSV with a header line <code className="font-mono">{CSV_COLUMNS.join(',')}</code>, or JSON: an array of permissions or{' '}
-            <code className="font-mono">{'{"permissions": [...]}'}</code>. Each permission sets one of repo_path, prefix_path or group_prefix.
+            CSV with a header line <code className="font-mono">{CSV_COLUMNS.join(',')}</code>, or JSON: an array of
+            permissions or <code className="font-mono">{'{"permissions": [...]}'}</code>. Each permission sets one of
+            repo_path, prefix_path or group_prefix.
           </Dialog.Description>
           <Field label="Import file">
             <input
@@ -65,14 +70,19 @@ export function ImportDialog({ onImport }: { onImport: (items: GitPermissionInpu
           <fieldset className="flex flex-col gap-1 text-sm">
             <legend className="mb-1 font-medium">Imported permissions</legend>
             <label className="flex items-center gap-2">
-              <input type="radio" name="import-mode" checked={mode === 'add'} onChange={() => setMode('add')} /> Add to the draft
+              <input type="radio" name="import-mode" checked={mode === 'add'} onChange={() => setMode('add')} /> Add to
+              the draft
             </label>
             <label className="flex items-center gap-2">
-              <input type="radio" name="import-mode" checked={mode === 'replace'} onChange={() => setMode('replace')} /> Replace the whole draft
+              <input type="radio" name="import-mode" checked={mode === 'replace'} onChange={() => setMode('replace')} />{' '}
+              Replace the whole draft
             </label>
           </fieldset>
           {errors.length > 0 && (
-            <ul role="alert" className="list-disc rounded-md border border-danger/40 bg-danger/5 py-2 pr-3 pl-7 text-xs text-danger">
+            <ul
+              role="alert"
+              className="list-disc rounded-md border border-danger/40 bg-danger/5 py-2 pr-3 pl-7 text-xs text-danger"
+            >
               {errors.slice(0, 20).map((e, i) => (
                 <li key={i}>{e}</li>
               ))}

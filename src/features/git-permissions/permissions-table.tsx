@@ -6,7 +6,14 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp, History, Pencil } from 'lucide-react';
 import { Switch } from 'radix-ui';
 import { useMemo, useState } from 'react';
-import { describeMatcher, gitPermissionSetVersion, matcherOf, MATCHER_LABELS, normalizeGitPermission, type GitPermission } from '@/api/operations/git-permissions';
+import {
+  describeMatcher,
+  gitPermissionSetVersion,
+  matcherOf,
+  MATCHER_LABELS,
+  normalizeGitPermission,
+  type GitPermission,
+} from '@/api/operations/git-permissions';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/button';
 import { CursorList } from '@/components/cursor-list';
@@ -16,7 +23,15 @@ import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { errorMessage } from '@/lib/api-error';
 import { useToggleReadOnly } from './api';
-import { ClearAllButton, connectionLabel, LoadProgress, MatcherText, PROVIDER_LABELS, useAllGitPermissions, useConnections } from './shared';
+import {
+  ClearAllButton,
+  connectionLabel,
+  LoadProgress,
+  MatcherText,
+  PROVIDER_LABELS,
+  useAllGitPermissions,
+  useConnections,
+} from './shared';
 
 export type SortKey = 'matcher' | 'type' | 'connection' | 'read_only' | 'created_at';
 export interface TableSearch {
@@ -75,7 +90,9 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
     });
   }, [items, search, byId]);
 
-  const base = complete ? { base_version: gitPermissionSetVersion(items), base: items.map(normalizeGitPermission) } : null;
+  const base = complete
+    ? { base_version: gitPermissionSetVersion(items), base: items.map(normalizeGitPermission) }
+    : null;
 
   return (
     <>
@@ -139,7 +156,9 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
           </ProblemView>
         </div>
       )}
-      {query.error && items.length > 0 && <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />}
+      {query.error && items.length > 0 && (
+        <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
+      )}
       <CursorList
         ariaLabel="Git permissions"
         items={shown}
@@ -149,15 +168,25 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
         minWidth="52rem"
         estimateSize={44}
         header={COLUMNS.map((c) => (
-          <span key={c.key} role="columnheader" aria-sort={search.sort === c.key ? (search.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+          <span
+            key={c.key}
+            role="columnheader"
+            aria-sort={search.sort === c.key ? (search.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+          >
             <button
               type="button"
               className="inline-flex items-center gap-1 uppercase hover:text-fg"
-              onClick={() => setSearch({ sort: c.key, dir: search.sort === c.key && search.dir === 'asc' ? 'desc' : 'asc' })}
+              onClick={() =>
+                setSearch({ sort: c.key, dir: search.sort === c.key && search.dir === 'asc' ? 'desc' : 'asc' })
+              }
             >
               {c.label}
               {search.sort === c.key ? (
-                search.dir === 'asc' ? <ArrowUp className="size-3" aria-hidden /> : <ArrowDown className="size-3" aria-hidden />
+                search.dir === 'asc' ? (
+                  <ArrowUp className="size-3" aria-hidden />
+                ) : (
+                  <ArrowDown className="size-3" aria-hidden />
+                )
               ) : null}
             </button>
           </span>
@@ -175,9 +204,17 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
                   {m ? MATCHER_LABELS[m.field] : 'Invalid'}
                 </Badge>
               </span>
-              <span role="cell" className="min-w-0 truncate text-xs" title={`${conn?.host ?? ''} ${p.git_connection_id}`}>
+              <span
+                role="cell"
+                className="min-w-0 truncate text-xs"
+                title={`${conn?.host ?? ''} ${p.git_connection_id}`}
+              >
                 {connectionLabel(conn, p.git_connection_id)}
-                {conn ? <span className="block text-muted">{PROVIDER_LABELS[conn.git_provider_type] ?? conn.git_provider_type}</span> : null}
+                {conn ? (
+                  <span className="block text-muted">
+                    {PROVIDER_LABELS[conn.git_provider_type] ?? conn.git_provider_type}
+                  </span>
+                ) : null}
               </span>
               <span role="cell" className="flex items-center gap-2">
                 <Switch.Root
@@ -188,10 +225,16 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
                     setToggleError(null);
                     toggle.mutate(
                       { id: p.git_permission_id, read_only: checked },
-                      { onError: (e) => setToggleError({ id: p.git_permission_id, message: `Could not change ${describeMatcher(p)}: ${errorMessage(e)}` }) },
+                      {
+                        onError: (e) =>
+                          setToggleError({
+                            id: p.git_permission_id,
+                            message: `Could not change ${describeMatcher(p)}: ${errorMessage(e)}`,
+                          }),
+                      },
                     );
                   }}
-                  className="relative h-5 w-9 shrink-0 rounded-full border border-line bg-surface-2 transition-colors data-[state=checked]:border-warn data-[state=checked]:bg-warn disabled:opacity-50"
+                  className="relative h-5 w-9 shrink-0 rounded-full border border-line bg-surface-2 transition-colors disabled:opacity-50 data-[state=checked]:border-warn data-[state=checked]:bg-warn"
                 >
                   <Switch.Thumb className="block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-4" />
                 </Switch.Root>

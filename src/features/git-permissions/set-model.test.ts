@@ -2,7 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { describeMatcher, diffGitPermissionSets, gitPermissionSetVersion } from '@/api/operations/git-permissions';
 import { makeEditedPair, runGitPermissionBench } from '../../../bench/git-permissions-model';
-import { parseCsv, parseImport, parseJson, rebaseDraft, toCsv, toDraftRow, toInput, toJson, validateDraft } from './set-model';
+import {
+  parseCsv,
+  parseImport,
+  parseJson,
+  rebaseDraft,
+  toCsv,
+  toDraftRow,
+  toInput,
+  toJson,
+  validateDraft,
+} from './set-model';
 
 describe('validateDraft', () => {
   it('flags the matcher rule, duplicates and unknown connections per row and field', () => {
@@ -53,7 +63,11 @@ describe('rebaseDraft', () => {
       { git_connection_id: 'c', repo_path: 'a/3', read_only: false },
     ];
     // Mine: toggle a/1, remove a/2, add a/4.
-    const draft = [toDraftRow({ ...base[0]!, read_only: true }), toDraftRow(base[2]!), toDraftRow({ git_connection_id: 'c', repo_path: 'a/4' })];
+    const draft = [
+      toDraftRow({ ...base[0]!, read_only: true }),
+      toDraftRow(base[2]!),
+      toDraftRow({ git_connection_id: 'c', repo_path: 'a/4' }),
+    ];
     // Theirs: toggle a/3, add a/5, remove a/1.
     const current = [
       { git_connection_id: 'c', repo_path: 'a/2', read_only: false },
@@ -62,7 +76,12 @@ describe('rebaseDraft', () => {
     ];
     const r = rebaseDraft(base, draft, current, describeMatcher);
     const result = r.rows.map(toInput);
-    expect(result.map((p) => `${p.repo_path}:${p.read_only}`).sort()).toEqual(['a/1:true', 'a/3:true', 'a/4:false', 'a/5:false']);
+    expect(result.map((p) => `${p.repo_path}:${p.read_only}`).sort()).toEqual([
+      'a/1:true',
+      'a/3:true',
+      'a/4:false',
+      'a/5:false',
+    ]);
     expect(r.conflicts).toEqual([expect.stringMatching(/a\/1: the other change removed it/)]);
   });
 });

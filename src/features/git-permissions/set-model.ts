@@ -83,7 +83,15 @@ export function toCsv(items: readonly GitPermissionInput[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const i of items) {
     lines.push(
-      [i.git_connection_id, i.repo_path ?? '', i.prefix_path ?? '', i.group_prefix ?? '', i.read_only ? 'true' : 'false'].map(csvCell).join(','),
+      [
+        i.git_connection_id,
+        i.repo_path ?? '',
+        i.prefix_path ?? '',
+        i.group_prefix ?? '',
+        i.read_only ? 'true' : 'false',
+      ]
+        .map(csvCell)
+        .join(','),
     );
   }
   return `${lines.join('\n')}\n`;
@@ -137,7 +145,9 @@ const FALSE = new Set(['false', '0', 'no', 'n', '']);
 
 function readBool(v: unknown, where: string, errors: string[]): boolean {
   if (typeof v === 'boolean') return v;
-  const s = String(v ?? '').trim().toLowerCase();
+  const s = String(v ?? '')
+    .trim()
+    .toLowerCase();
   if (TRUE.has(s)) return true;
   if (FALSE.has(s)) return false;
   errors.push(`${where}: read_only must be true or false, got "${String(v)}"`);
@@ -152,7 +162,10 @@ export function parseCsv(text: string): ImportResult {
   const header = records[0]!.map((h) => h.trim().toLowerCase());
   const col = (name: string) => header.indexOf(name);
   if (col('git_connection_id') < 0) {
-    return { items: [], errors: [`The first line must name the columns: ${CSV_COLUMNS.join(',')} (git_connection_id is missing)`] };
+    return {
+      items: [],
+      errors: [`The first line must name the columns: ${CSV_COLUMNS.join(',')} (git_connection_id is missing)`],
+    };
   }
   const unknown = header.filter((h) => h !== '' && !(CSV_COLUMNS as readonly string[]).includes(h));
   if (unknown.length) errors.push(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (ignored)`);
@@ -183,7 +196,8 @@ export function parseJson(text: string): ImportResult {
     return { items: [], errors: [`Not valid JSON: ${e instanceof Error ? e.message : 'parse error'}`] };
   }
   const list = Array.isArray(data) ? data : (data as { permissions?: unknown } | null)?.permissions;
-  if (!Array.isArray(list)) return { items: [], errors: ['JSON must be an array of permissions or an object with a "permissions" array'] };
+  if (!Array.isArray(list))
+    return { items: [], errors: ['JSON must be an array of permissions or an object with a "permissions" array'] };
   const errors: string[] = [];
   const items: GitPermissionInput[] = [];
   list.forEach((raw, i) => {
@@ -250,14 +264,17 @@ export function rebaseDraft(
   for (const p of current) {
     const key = gitPermissionKey(p);
     if (removed.has(key)) {
-      if (theirChanged.has(key)) conflicts.push(`${describe(p)}: you removed it; the other change toggled its read-only. It stays removed.`);
+      if (theirChanged.has(key))
+        conflicts.push(`${describe(p)}: you removed it; the other change toggled its read-only. It stays removed.`);
       continue;
     }
     present.add(key);
     const mineAfter = changed.get(key);
     if (mineAfter) {
       if (theirChanged.has(key) && (mineAfter.read_only ?? false) !== (p.read_only ?? false)) {
-        conflicts.push(`${describe(p)}: both changed read-only; yours (${mineAfter.read_only ? 'read-only' : 'read and write'}) is kept.`);
+        conflicts.push(
+          `${describe(p)}: both changed read-only; yours (${mineAfter.read_only ? 'read-only' : 'read and write'}) is kept.`,
+        );
       }
       rows.push(toDraftRow({ ...p, read_only: mineAfter.read_only ?? false }));
     } else rows.push(toDraftRow(p));

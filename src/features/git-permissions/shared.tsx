@@ -17,7 +17,12 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ProblemView } from '@/components/problem-view';
 import { isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
-import { gitConnectionsQueryOptions, gitPermissionsInfiniteQueryOptions, useClearGitPermissions, type ApplyResult } from './api';
+import {
+  gitConnectionsQueryOptions,
+  gitPermissionsInfiniteQueryOptions,
+  useClearGitPermissions,
+  type ApplyResult,
+} from './api';
 
 /** Loads every page of an organization's permissions, one after another, reporting progress. */
 export function useAllGitPermissions(orgId: string) {
@@ -32,7 +37,17 @@ export function useAllGitPermissions(orgId: string) {
   return { query, items, total, complete, pages: query.data?.pages.length ?? 0 };
 }
 
-export function LoadProgress({ loaded, total, complete, pages }: { loaded: number; total: number | null; complete: boolean; pages: number }) {
+export function LoadProgress({
+  loaded,
+  total,
+  complete,
+  pages,
+}: {
+  loaded: number;
+  total: number | null;
+  complete: boolean;
+  pages: number;
+}) {
   const pct = total ? Math.round((loaded / Math.max(total, 1)) * 100) : complete ? 100 : 0;
   return (
     <div className="flex items-center gap-3 text-xs text-muted" role="status" aria-live="polite">
@@ -135,8 +150,8 @@ export function DiffView({
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm" aria-live="polite">
-        <strong>{formatNumber(diff.added.length)}</strong> added, <strong>{formatNumber(diff.removed.length)}</strong> removed,{' '}
-        <strong>{formatNumber(diff.changed.length)}</strong> changed, {formatNumber(diff.unchanged)} unchanged
+        <strong>{formatNumber(diff.added.length)}</strong> added, <strong>{formatNumber(diff.removed.length)}</strong>{' '}
+        removed, <strong>{formatNumber(diff.changed.length)}</strong> changed, {formatNumber(diff.unchanged)} unchanged
       </p>
       {none && <p className="text-sm text-muted">{emptyText}</p>}
       <DiffList title="Added" tone="success" items={diff.added} render={(p: GitPermissionInput) => row(p)} />
@@ -150,7 +165,8 @@ export function DiffView({
             <MatcherText item={c.after} />
             <span className="text-xs text-muted">on {connectionName(c.after.git_connection_id)}:</span>
             <span className="text-xs">
-              {c.before.read_only ? 'read-only' : 'read and write'} → <strong>{c.after.read_only ? 'read-only' : 'read and write'}</strong>
+              {c.before.read_only ? 'read-only' : 'read and write'} →{' '}
+              <strong>{c.after.read_only ? 'read-only' : 'read and write'}</strong>
             </span>
           </span>
         )}
@@ -215,8 +231,8 @@ export function ClearAllButton({
         title={`Clear all ${formatNumber(count)} git permissions?`}
         description={
           <>
-            Every git permission of this organization is removed. The removed set is kept in the history, where it can be
-            restored.
+            Every git permission of this organization is removed. The removed set is kept in the history, where it can
+            be restored.
           </>
         }
         confirmLabel="Clear all permissions"

@@ -135,11 +135,7 @@ export function NoteForm({ scope, note }: { scope: NoteScope; note?: KnowledgeNo
           </div>
           {preview ? (
             <div className="min-h-40 rounded-md border border-line p-3" aria-label="Body preview">
-              {body.trim() ? (
-                <Markdown source={body} />
-              ) : (
-                <p className="text-sm text-muted">Nothing to preview.</p>
-              )}
+              {body.trim() ? <Markdown source={body} /> : <p className="text-sm text-muted">Nothing to preview.</p>}
             </div>
           ) : (
             <Field

@@ -67,7 +67,11 @@ export function OrgSwitcher() {
             className="mt-2 max-h-72 overflow-auto"
             onScroll={(e) => {
               const el = e.currentTarget;
-              if (el.scrollTop + el.clientHeight > el.scrollHeight - 40 && query.hasNextPage && !query.isFetchingNextPage) {
+              if (
+                el.scrollTop + el.clientHeight > el.scrollHeight - 40 &&
+                query.hasNextPage &&
+                !query.isFetchingNextPage
+              ) {
                 void query.fetchNextPage();
               }
             }}
@@ -94,7 +98,11 @@ export function OrgSwitcher() {
             )}
             {query.hasNextPage && (
               <li>
-                <button type="button" className="w-full p-2 text-xs text-accent" onClick={() => void query.fetchNextPage()}>
+                <button
+                  type="button"
+                  className="w-full p-2 text-xs text-accent"
+                  onClick={() => void query.fetchNextPage()}
+                >
                   Load more organizations
                 </button>
               </li>

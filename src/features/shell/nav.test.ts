@@ -7,7 +7,11 @@ import { ENTERPRISE_NAV, ORGANIZATION_NAV } from './nav';
 
 describe('navigation', () => {
   it('points only at existing routes', () => {
-    const router = createRouter({ routeTree, history: createMemoryHistory(), context: { queryClient: new QueryClient() } });
+    const router = createRouter({
+      routeTree,
+      history: createMemoryHistory(),
+      context: { queryClient: new QueryClient() },
+    });
     const paths = new Set(Object.keys(router.routesByPath).map((p) => (p === '/' ? p : p.replace(/\/$/, ''))));
     for (const item of [...ENTERPRISE_NAV, ...ORGANIZATION_NAV]) {
       expect([...paths], item.to).toContain(item.to);

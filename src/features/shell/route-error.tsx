@@ -19,7 +19,10 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
           void router.invalidate();
         }}
       >
-        <Link to="/" className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent hover:underline">
+        <Link
+          to="/"
+          className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent hover:underline"
+        >
           Go to the overview
         </Link>
       </ProblemView>

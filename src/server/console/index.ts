@@ -49,16 +49,23 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       });
     }
     console.error('[console] unhandled error:', err instanceof Error ? err.message : 'unknown error');
-    return new Response(JSON.stringify(problem(500, 'The console server failed while handling this request', { instance: c.req.path })), {
-      status: 500,
-      headers: { 'content-type': PROBLEM_CONTENT_TYPE },
-    });
+    return new Response(
+      JSON.stringify(problem(500, 'The console server failed while handling this request', { instance: c.req.path })),
+      {
+        status: 500,
+        headers: { 'content-type': PROBLEM_CONTENT_TYPE },
+      },
+    );
   });
-  app.notFound((c) =>
-    new Response(JSON.stringify(problem(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path })), {
-      status: 404,
-      headers: { 'content-type': PROBLEM_CONTENT_TYPE },
-    }),
+  app.notFound(
+    (c) =>
+      new Response(
+        JSON.stringify(problem(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path })),
+        {
+          status: 404,
+          headers: { 'content-type': PROBLEM_CONTENT_TYPE },
+        },
+      ),
   );
   return app;
 }

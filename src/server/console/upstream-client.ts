@@ -67,7 +67,10 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       const status = timedOut ? 504 : 502;
       throw new UpstreamProblem(
         status,
-        problem(status, timedOut ? 'The Agent Platform API did not answer in time' : 'The Agent Platform API could not be reached'),
+        problem(
+          status,
+          timedOut ? 'The Agent Platform API did not answer in time' : 'The Agent Platform API could not be reached',
+        ),
       );
     }
     const text = await res.text();

@@ -82,5 +82,11 @@ export interface SandboxModule {
 }
 
 export function isReply(v: unknown): v is SandboxReply {
-  return typeof v === 'object' && v !== null && 'status' in v && typeof (v as { status: unknown }).status === 'number' && Object.keys(v).every((k) => k === 'status' || k === 'body' || k === 'headers');
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'status' in v &&
+    typeof (v as { status: unknown }).status === 'number' &&
+    Object.keys(v).every((k) => k === 'status' || k === 'body' || k === 'headers')
+  );
 }

@@ -91,7 +91,10 @@ function keysetCondition(order: readonly OrderColumn[], values: SqlValue[]): [st
 /** The sort values of a row, read by column alias (the part after the last dot or `AS`). */
 function rowKey(row: Record<string, unknown>, order: readonly OrderColumn[]): SqlValue[] {
   return order.map(({ col }) => {
-    const name = col.split(/\s+as\s+|\./i).pop()!.trim();
+    const name = col
+      .split(/\s+as\s+|\./i)
+      .pop()!
+      .trim();
     return (row[name] ?? null) as SqlValue;
   });
 }

@@ -23,7 +23,10 @@ export function openDb(path: string): Db {
 export function migrate(db: Db, migrations: readonly Migration[]): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
-    db.prepare<[], { id: string }>('SELECT id FROM schema_migrations').all().map((r) => r.id),
+    db
+      .prepare<[], { id: string }>('SELECT id FROM schema_migrations')
+      .all()
+      .map((r) => r.id),
   );
   const ran: string[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');

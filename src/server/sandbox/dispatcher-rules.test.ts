@@ -16,7 +16,10 @@ const ops = defineOperations({
     scope: 'organization',
     summary: 'a write',
     params: z.object({ org_id: z.string() }),
-    body: z.strictObject({ name: z.string().min(1, 'name is required').max(5, 'name is at most 5 characters'), n: z.number().int() }),
+    body: z.strictObject({
+      name: z.string().min(1, 'name is required').max(5, 'name is at most 5 characters'),
+      n: z.number().int(),
+    }),
     response: z.object({ ok: z.boolean() }),
     status: 201,
   },
@@ -65,7 +68,12 @@ describe('dispatcher rules', () => {
 
   it('422 lists every failing body field with its location', async () => {
     const { sb, orgId, call } = setup();
-    const res = await call('POST', `/v3/organizations/${orgId}/things`, 'cog_sandbox_admin', '{"name":"toolong","n":"x","extra":1}');
+    const res = await call(
+      'POST',
+      `/v3/organizations/${orgId}/things`,
+      'cog_sandbox_admin',
+      '{"name":"toolong","n":"x","extra":1}',
+    );
     expect(res.status).toBe(422);
     const body = (await res.json()) as { errors: Array<{ loc: unknown[]; msg: string }> };
     const locs = body.errors.map((e) => e.loc.join('.'));
@@ -78,7 +86,13 @@ describe('dispatcher rules', () => {
     const { sb, orgId, call } = setup();
     const bad = await call('POST', `/v3/organizations/${orgId}/things`, 'cog_sandbox_admin', '{nope');
     expect(bad.status).toBe(422);
-    const form = await call('POST', `/v3/organizations/${orgId}/things`, 'cog_sandbox_admin', 'name=a', 'application/x-www-form-urlencoded');
+    const form = await call(
+      'POST',
+      `/v3/organizations/${orgId}/things`,
+      'cog_sandbox_admin',
+      'name=a',
+      'application/x-www-form-urlencoded',
+    );
     expect(form.status).toBe(415);
     sb.close();
   });
@@ -97,14 +111,24 @@ describe('dispatcher rules', () => {
     const { sb, call } = setup();
     const res = await call('GET', '/v3/fail', 'cog_sandbox_admin');
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ status: 409, title: 'Conflict', detail: 'already there', instance: '/v3/fail' });
+    expect(await res.json()).toMatchObject({
+      status: 409,
+      title: 'Conflict',
+      detail: 'already there',
+      instance: '/v3/fail',
+    });
     sb.close();
   });
 
   it('refuses to start when an operation has no handler', () => {
     const sb = createSandbox({ dbPath: ':memory:' });
     expect(() =>
-      createDispatcher({ ctx: sb.ctx, operations: Object.values(ops), rateLimiter: createRateLimiter(0), handlers: {} }),
+      createDispatcher({
+        ctx: sb.ctx,
+        operations: Object.values(ops),
+        rateLimiter: createRateLimiter(0),
+        handlers: {},
+      }),
     ).toThrow(/no handler for operation test.write/);
     sb.close();
   });

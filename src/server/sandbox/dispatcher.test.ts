@@ -79,7 +79,9 @@ describe('paging (422 on bad query, stable cursors)', () => {
   it.each(['0', '201', 'abc', '1.5', '-3', ''])('refuses first=%s with a field error', async (first) => {
     const res = await sb.api.get(`${path}?first=${first}`);
     expectProblem(res, 422, path);
-    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'first'], msg: expect.stringMatching(/integer from 1 to 200/) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ loc: ['query', 'first'], msg: expect.stringMatching(/integer from 1 to 200/) }),
+    ]);
   });
 
   it('accepts first=1 and first=200', async () => {
@@ -149,12 +151,15 @@ describe('the operation table', () => {
   const forbidden = operationList.filter(
     (o) => o.permission !== 'AnyCredential' && !READ_PERMISSIONS.includes(o.permission as Permission),
   );
-  it.each(forbidden.map((o) => [o.id, o] as const))('%s answers 403 to the viewer, naming the permission', async (_id, op) => {
-    const path = fill(op.path);
-    const res = await sb.api.call(op.method, path, { token: VIEWER, body: op.body ? {} : undefined });
-    expectProblem(res, 403, path);
-    expect(res.body.detail).toContain(op.permission);
-  });
+  it.each(forbidden.map((o) => [o.id, o] as const))(
+    '%s answers 403 to the viewer, naming the permission',
+    async (_id, op) => {
+      const path = fill(op.path);
+      const res = await sb.api.call(op.method, path, { token: VIEWER, body: op.body ? {} : undefined });
+      expectProblem(res, 403, path);
+      expect(res.body.detail).toContain(op.permission);
+    },
+  );
 
   const paginated = operationList.filter((o) => o.paginated);
   it.each(paginated.map((o) => [o.id, o] as const))('%s refuses first=0 and first=201', async (_id, op) => {

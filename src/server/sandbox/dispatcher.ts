@@ -68,7 +68,11 @@ function validate(
   const r = schema.safeParse(value);
   if (r.success && extraErrors.length === 0) return r.data;
   const errors = [...(r.success ? [] : issuesToFieldErrors(where, r.error.issues)), ...extraErrors];
-  throw new SandboxProblem(where === 'path' ? 404 : 422, summarizeFieldErrors(errors), where === 'path' ? {} : { errors });
+  throw new SandboxProblem(
+    where === 'path' ? 404 : 422,
+    summarizeFieldErrors(errors),
+    where === 'path' ? {} : { errors },
+  );
 }
 
 async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
@@ -131,10 +135,7 @@ function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: Dis
         const raw = await readJsonBody(c, opts.maxBodyBytes ?? 1_048_576);
         body = validate('body', op.body, raw);
       }
-      const result = await handler(
-        { params, query, body, principal, path: url.pathname } as never,
-        ctx,
-      );
+      const result = await handler({ params, query, body, principal, path: url.pathname } as never, ctx);
       const reply = isReply(result) ? result : { status: op.status ?? 200, body: result };
       if (reply.status === 204 || reply.body === undefined) {
         return new Response(null, { status: reply.status === 200 ? 204 : reply.status, headers: reply.headers });
@@ -172,9 +173,14 @@ export function createDispatcher(opts: DispatcherOptions): Hono {
   }
   for (const [path, methods] of methodsByPath) {
     app.all(honoPath(path), (c) =>
-      problemResponse(c, 405, `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}; allowed: ${methods.join(', ')}`, {
-        headers: { allow: methods.join(', ') },
-      }),
+      problemResponse(
+        c,
+        405,
+        `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}; allowed: ${methods.join(', ')}`,
+        {
+          headers: { allow: methods.join(', ') },
+        },
+      ),
     );
   }
   app.notFound((c) => problemResponse(c, 404, `No operation at ${c.req.method} ${new URL(c.req.url).pathname}`));

@@ -42,7 +42,10 @@ export interface Sandbox {
 
 export function createSandbox(opts: SandboxOptions): Sandbox {
   const db = openDb(opts.dbPath);
-  migrate(db, sandboxModules.flatMap((m) => m.migrations));
+  migrate(
+    db,
+    sandboxModules.flatMap((m) => m.migrations),
+  );
   const nowMs = opts.nowMs ?? Date.now;
   const insertAudit = db.prepare(
     `INSERT INTO audit_logs (audit_log_id, created_at, action, org_id, service_user_id, service_user_name, user_id, user_email, data)
@@ -111,9 +114,7 @@ export interface RunningSandbox extends Sandbox {
 }
 
 /** Serves a sandbox on loopback; port 0 picks a free port. */
-export async function startSandbox(
-  opts: SandboxOptions & { port?: number; host?: string },
-): Promise<RunningSandbox> {
+export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
   const sandbox = createSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
   const server = await new Promise<ServerType>((resolve, reject) => {

@@ -58,13 +58,28 @@ describe('replace through the console', () => {
     const before = await current(orgId);
     const edited = before.items.map(input);
     edited[120] = { ...edited[120], read_only: !edited[120].read_only };
-    edited.push({ git_connection_id: conn, repo_path: 'acme-corp/console-added', prefix_path: null, group_prefix: null, read_only: true });
+    edited.push({
+      git_connection_id: conn,
+      repo_path: 'acme-corp/console-added',
+      prefix_path: null,
+      group_prefix: null,
+      read_only: true,
+    });
     const res = await con.api.call('PUT', consolePath(orgId), {
       body: { base_version: before.version, base: before.items, permissions: edited },
     });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(151);
-    expect(res.body.revision).toMatchObject({ action: 'replace', method: 'replace', status: 'applied', previous_count: 150, result_count: 151, added: 1, removed: 0, changed: 1 });
+    expect(res.body.revision).toMatchObject({
+      action: 'replace',
+      method: 'replace',
+      status: 'applied',
+      previous_count: 150,
+      result_count: 151,
+      added: 1,
+      removed: 0,
+      changed: 1,
+    });
     const after = await current(orgId);
     expect(after.version).toBe(gitPermissionSetVersion(edited));
     const ids = new Set(after.items.map((p) => p.git_permission_id));
@@ -88,7 +103,9 @@ describe('replace through the console', () => {
     const revisionsBefore = (await con.api.get(`${consolePath(orgId)}/revisions`)).body.total;
 
     const mine = [...base.items.map(input), { git_connection_id: conn, group_prefix: 'acme-labs', read_only: false }];
-    const res = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, base: base.items, permissions: mine } });
+    const res = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, base: base.items, permissions: mine },
+    });
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.body).toMatchObject({ status: 409, base_version: base.version, current_version: meanwhile.version });
@@ -101,15 +118,22 @@ describe('replace through the console', () => {
     expect((await con.api.get(`${consolePath(orgId)}/revisions`)).body.total).toBe(revisionsBefore);
 
     // Reapplied on top of the current set, the same edit goes through.
-    const rebased = [...meanwhile.items.map(input), { git_connection_id: conn, group_prefix: 'acme-labs', read_only: false }];
-    const ok = await con.api.call('PUT', consolePath(orgId), { body: { base_version: meanwhile.version, base: meanwhile.items, permissions: rebased } });
+    const rebased = [
+      ...meanwhile.items.map(input),
+      { git_connection_id: conn, group_prefix: 'acme-labs', read_only: false },
+    ];
+    const ok = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: meanwhile.version, base: meanwhile.items, permissions: rebased },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.count).toBe(meanwhile.count + 1);
   });
 
   it('answers 409 with only a version token too', async () => {
     const orgId = orgs[1]!;
-    const res = await con.api.call('PUT', consolePath(orgId), { body: { base_version: 'gpv1-stale', permissions: [] } });
+    const res = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: 'gpv1-stale', permissions: [] },
+    });
     expect(res.status).toBe(409);
     expect(res.body.changes).toBeNull();
     expect(res.body.current.length).toBeGreaterThan(0);
@@ -121,12 +145,25 @@ describe('replace through the console', () => {
     const items = base.items.map(input);
     items[3] = { ...items[3], repo_path: 'acme/x', group_prefix: 'acme' };
     items.push({ git_connection_id: conn, repo_path: 'bad path' } as any);
-    const res = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, base: base.items, permissions: items } });
+    const res = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, base: base.items, permissions: items },
+    });
     expect(res.status).toBe(422);
     const locs = res.body.errors.map((e: any) => e.loc.join('.'));
-    expect(locs).toEqual(expect.arrayContaining(['body.permissions.3.repo_path', 'body.permissions.3.group_prefix', `body.permissions.${items.length - 1}.repo_path`]));
-    expect((await con.api.call('PUT', consolePath(orgId), { body: { permissions: [] } })).body.errors[0].loc).toEqual(['body', 'base_version']);
-    const mismatch = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, base: [], permissions: [] } });
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        'body.permissions.3.repo_path',
+        'body.permissions.3.group_prefix',
+        `body.permissions.${items.length - 1}.repo_path`,
+      ]),
+    );
+    expect((await con.api.call('PUT', consolePath(orgId), { body: { permissions: [] } })).body.errors[0].loc).toEqual([
+      'body',
+      'base_version',
+    ]);
+    const mismatch = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, base: [], permissions: [] },
+    });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.errors[0].loc).toEqual(['body', 'base']);
     expect((await current(orgId)).version).toBe(base.version);
@@ -135,8 +172,13 @@ describe('replace through the console', () => {
   it('passes the API’s refusal of an unknown git connection through, and records the failed attempt', async () => {
     const orgId = orgs[2]!;
     const base = await current(orgId);
-    const items = [...base.items.map(input), { git_connection_id: 'gitconn-unknown', repo_path: 'a/b', read_only: false }];
-    const res = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, base: base.items, permissions: items } });
+    const items = [
+      ...base.items.map(input),
+      { git_connection_id: 'gitconn-unknown', repo_path: 'a/b', read_only: false },
+    ];
+    const res = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, base: base.items, permissions: items },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].loc).toEqual(['body', 'permissions', items.length - 1, 'git_connection_id']);
     expect((await current(orgId)).version).toBe(base.version);
@@ -151,8 +193,16 @@ describe('replace through the console', () => {
     const edited = base.items.map(input);
     edited.splice(0, 2);
     edited[10] = { ...edited[10], read_only: !edited[10].read_only };
-    edited.push({ git_connection_id: conn, repo_path: 'acme-oss/per-item', prefix_path: null, group_prefix: null, read_only: false });
-    const refused = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, base: base.items, permissions: edited } });
+    edited.push({
+      git_connection_id: conn,
+      repo_path: 'acme-oss/per-item',
+      prefix_path: null,
+      group_prefix: null,
+      read_only: false,
+    });
+    const refused = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, base: base.items, permissions: edited },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.detail).toMatch(/at most 200.*per-item/);
     expect(refused.body.errors[0].loc).toEqual(['body', 'permissions']);
@@ -168,7 +218,9 @@ describe('replace through the console', () => {
   it('answers without a revision when the set is unchanged', async () => {
     const orgId = orgs[4]!;
     const base = await current(orgId);
-    const res = await con.api.call('PUT', consolePath(orgId), { body: { base_version: base.version, permissions: base.items.map(input) } });
+    const res = await con.api.call('PUT', consolePath(orgId), {
+      body: { base_version: base.version, permissions: base.items.map(input) },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ unchanged: true, revision: null });
   });
@@ -183,15 +235,24 @@ describe('clear, history, diff and restore', () => {
     expect(stale.status).toBe(409);
     expect((await current(orgId)).count).toBe(original.count);
 
-    const cleared = await con.api.call('DELETE', consolePath(orgId), { body: { base_version: original.version, base: original.items } });
+    const cleared = await con.api.call('DELETE', consolePath(orgId), {
+      body: { base_version: original.version, base: original.items },
+    });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ count: 0, revision: { action: 'clear', method: 'clear', removed: original.count } });
+    expect(cleared.body).toMatchObject({
+      count: 0,
+      revision: { action: 'clear', method: 'clear', removed: original.count },
+    });
     const empty = await current(orgId);
     expect(empty.count).toBe(0);
 
     // Add one so the history has three different sets.
     const added = await con.api.call('PUT', consolePath(orgId), {
-      body: { base_version: empty.version, base: [], permissions: [{ git_connection_id: conn, group_prefix: 'acme-corp' }] },
+      body: {
+        base_version: empty.version,
+        base: [],
+        permissions: [{ git_connection_id: conn, group_prefix: 'acme-corp' }],
+      },
     });
     expect(added.status).toBe(200);
 
@@ -200,7 +261,9 @@ describe('clear, history, diff and restore', () => {
     expect(list.body.items.map((r: any) => r.action)).toEqual(['replace', 'clear']);
     const [replaceRev, clearRev] = list.body.items;
 
-    const diff = await con.api.get(`${consolePath(orgId)}/revisions/diff?from=${clearRev.revision_id}&to=${replaceRev.revision_id}`);
+    const diff = await con.api.get(
+      `${consolePath(orgId)}/revisions/diff?from=${clearRev.revision_id}&to=${replaceRev.revision_id}`,
+    );
     expect(diff.status).toBe(200);
     expect(diff.body.diff.added).toEqual([expect.objectContaining({ group_prefix: 'acme-corp' })]);
     expect(diff.body.diff.removed).toEqual([]);
@@ -216,7 +279,11 @@ describe('clear, history, diff and restore', () => {
       body: { base_version: now.version, base: now.items },
     });
     expect(restored.status).toBe(200);
-    expect(restored.body.revision).toMatchObject({ action: 'restore', restored_from: clearRev.revision_id, status: 'applied' });
+    expect(restored.body.revision).toMatchObject({
+      action: 'restore',
+      restored_from: clearRev.revision_id,
+      status: 'applied',
+    });
     expect((await current(orgId)).version).toBe(original.version);
 
     const back = await con.api.call('POST', `${consolePath(orgId)}/revisions/${replaceRev.revision_id}/restore`, {
@@ -234,7 +301,10 @@ describe('clear, history, diff and restore', () => {
     const other = (await con.api.get(`${consolePath(orgId)}/revisions`)).body.items[0].revision_id;
     expect((await con.api.get(`${consolePath(orgs[5]!)}/revisions/${other}`)).status).toBe(404);
     expect((await con.api.get(`${consolePath(orgId)}/revisions?first=0`)).status).toBe(422);
-    expect((await con.api.call('POST', `${consolePath(orgId)}/revisions/99999/restore`, { body: { base_version: 'x' } })).status).toBe(404);
+    expect(
+      (await con.api.call('POST', `${consolePath(orgId)}/revisions/99999/restore`, { body: { base_version: 'x' } }))
+        .status,
+    ).toBe(404);
   });
 
   it('pages the history', async () => {
@@ -254,7 +324,9 @@ describe('a console whose credential lacks ManageGitIntegrations', () => {
       const read = await viewer.api.get(consolePath(orgs[0]!));
       expect(read.status).toBe(403);
       expect(read.body.detail).toContain('ManageGitIntegrations');
-      const write = await viewer.api.call('PUT', consolePath(orgs[0]!), { body: { base_version: 'x', permissions: [] } });
+      const write = await viewer.api.call('PUT', consolePath(orgs[0]!), {
+        body: { base_version: 'x', permissions: [] },
+      });
       expect(write.status).toBe(403);
       const proxied = await viewer.api.get(`/api${apiPath(orgs[0]!)}`);
       expect(proxied.status).toBe(403);

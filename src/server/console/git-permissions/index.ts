@@ -103,9 +103,11 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     const prev = locks.get(orgId) ?? Promise.resolve();
     const next = prev.catch(() => undefined).then(work);
     locks.set(orgId, next);
-    void next.finally(() => {
-      if (locks.get(orgId) === next) locks.delete(orgId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (locks.get(orgId) === next) locks.delete(orgId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -154,17 +156,26 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
         const what = changes
           ? `${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed`
           : 'the set differs';
-        throw new ConsoleProblem(409, `The git permissions of this organization changed since the edit started (${what}). Nothing was applied.`, {
-          base_version: req.base_version,
-          current_version: currentVersion,
-          current,
-          changes,
-        });
+        throw new ConsoleProblem(
+          409,
+          `The git permissions of this organization changed since the edit started (${what}). Nothing was applied.`,
+          {
+            base_version: req.base_version,
+            current_version: currentVersion,
+            current,
+            changes,
+          },
+        );
       }
       const target = desired ?? [];
       const diff = diffGitPermissionSets(current, target);
       if (desired !== null && isEmptyDiff(diff) && current.length === target.length) {
-        const result: ConsoleGitPermissionSet = { org_id: orgId, items: current, version: currentVersion, count: current.length };
+        const result: ConsoleGitPermissionSet = {
+          org_id: orgId,
+          items: current,
+          version: currentVersion,
+          count: current.length,
+        };
         return { revision: null, ...result, unchanged: true };
       }
       const method = desired === null ? 'clear' : tooLarge ? 'per_item' : 'replace';
@@ -188,10 +199,15 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
           await upstream.call('gitPermissions.clear', { params: { org_id: orgId } });
           result = [];
         } else if (method === 'replace') {
-          result = (await upstream.call('gitPermissions.replace', { params: { org_id: orgId }, body: { permissions: target } })) as GitPermission[];
+          result = (await upstream.call('gitPermissions.replace', {
+            params: { org_id: orgId },
+            body: { permissions: target },
+          })) as GitPermission[];
         } else {
           for (const p of diff.removed) {
-            await upstream.call('gitPermissions.delete', { params: { org_id: orgId, git_permission_id: (p as GitPermission).git_permission_id } });
+            await upstream.call('gitPermissions.delete', {
+              params: { org_id: orgId, git_permission_id: (p as GitPermission).git_permission_id },
+            });
             progressed = true;
           }
           for (const ch of diff.changed) {
@@ -213,13 +229,25 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
         // 5. Record the result.
         const version = gitPermissionSetVersion(result);
         store.finish(id, { status: 'applied', result, result_version: version });
-        return { revision: store.summary(orgId, id), org_id: orgId, items: result, version, count: result.length, unchanged: false };
+        return {
+          revision: store.summary(orgId, id),
+          org_id: orgId,
+          items: result,
+          version,
+          count: result.length,
+          unchanged: false,
+        };
       } catch (err) {
         const message = err instanceof Error ? err.message : 'unknown error';
         if (progressed) {
           // Per-item apply stopped half-way: record what the set is now, so nothing is lost from view.
           const now = await readCurrent(upstream, orgId).catch(() => null);
-          store.finish(id, { status: 'partial', result: now, result_version: now ? gitPermissionSetVersion(now) : null, error: message });
+          store.finish(id, {
+            status: 'partial',
+            result: now,
+            result_version: now ? gitPermissionSetVersion(now) : null,
+            error: message,
+          });
         } else {
           store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
         }
@@ -234,7 +262,12 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
   app.get(base, async (c) => {
     const orgId = c.req.param('orgId');
     const items = await readCurrent(upstream, orgId);
-    const body: ConsoleGitPermissionSet = { org_id: orgId, items, version: gitPermissionSetVersion(items), count: items.length };
+    const body: ConsoleGitPermissionSet = {
+      org_id: orgId,
+      items,
+      version: gitPermissionSetVersion(items),
+      count: items.length,
+    };
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
 
@@ -272,13 +305,20 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     const first = Number(c.req.query('first') ?? 50);
     const afterRaw = c.req.query('after');
     const errors: FieldError[] = [];
-    if (!Number.isInteger(first) || first < 1 || first > 200) errors.push({ loc: ['query', 'first'], msg: 'first must be an integer from 1 to 200', type: 'range' });
-    if (afterRaw !== undefined && afterRaw !== '' && !/^\d{1,12}$/.test(afterRaw)) errors.push({ loc: ['query', 'after'], msg: 'after must be an end_cursor of this list', type: 'cursor' });
+    if (!Number.isInteger(first) || first < 1 || first > 200)
+      errors.push({ loc: ['query', 'first'], msg: 'first must be an integer from 1 to 200', type: 'range' });
+    if (afterRaw !== undefined && afterRaw !== '' && !/^\d{1,12}$/.test(afterRaw))
+      errors.push({ loc: ['query', 'after'], msg: 'after must be an end_cursor of this list', type: 'cursor' });
     if (errors.length) throw new ConsoleProblem(422, summarize(errors), { errors });
     const page = store.list(c.req.param('orgId'), { first, after: afterRaw ? Number(afterRaw) : undefined });
     const last = page.items[page.items.length - 1];
     return c.json(
-      { items: page.items, total: page.total, has_next_page: page.has_next_page, end_cursor: page.has_next_page && last ? String(last.revision_id) : null },
+      {
+        items: page.items,
+        total: page.total,
+        has_next_page: page.has_next_page,
+        end_cursor: page.has_next_page && last ? String(last.revision_id) : null,
+      },
       200,
       { 'cache-control': 'no-store' },
     );
@@ -288,7 +328,11 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     const orgId = c.req.param('orgId');
     const from = store.get(orgId, revisionId(c, 'from'));
     const to = store.get(orgId, revisionId(c, 'to'));
-    if (!from || !to) throw new ConsoleProblem(404, `Revision ${!from ? c.req.query('from') : c.req.query('to')} was not found in this organization's history`);
+    if (!from || !to)
+      throw new ConsoleProblem(
+        404,
+        `Revision ${!from ? c.req.query('from') : c.req.query('to')} was not found in this organization's history`,
+      );
     // Each revision stands for the set it produced (its previous set when it did not complete).
     const setOf = (r: typeof from) => r.result ?? r.previous;
     const { previous: _p, result: _r, ...fromSummary } = from;
@@ -298,19 +342,38 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
 
   app.get(`${base}/revisions/:revisionId`, (c) => {
     const rev = store.get(c.req.param('orgId'), revisionId(c, 'revisionId'));
-    if (!rev) throw new ConsoleProblem(404, `Revision ${c.req.param('revisionId')} was not found in this organization's history`);
+    if (!rev)
+      throw new ConsoleProblem(
+        404,
+        `Revision ${c.req.param('revisionId')} was not found in this organization's history`,
+      );
     return c.json(rev, 200, { 'cache-control': 'no-store' });
   });
 
   app.post(`${base}/revisions/:revisionId/restore`, async (c) => {
     const orgId = c.req.param('orgId');
     const rev = store.get(orgId, revisionId(c, 'revisionId'));
-    if (!rev) throw new ConsoleProblem(404, `Revision ${c.req.param('revisionId')} was not found in this organization's history`);
+    if (!rev)
+      throw new ConsoleProblem(
+        404,
+        `Revision ${c.req.param('revisionId')} was not found in this organization's history`,
+      );
     const body = await readBody(c, ConsoleRestoreRequest);
     const set = body.set === 'result' ? rev.result : rev.previous;
-    if (!set) throw new ConsoleProblem(422, `Revision ${rev.revision_id} has no resulting set to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`, {
-      errors: [{ loc: ['body', 'set'], msg: 'This revision has no result; restore its previous set instead', type: 'no_result' }],
-    });
+    if (!set)
+      throw new ConsoleProblem(
+        422,
+        `Revision ${rev.revision_id} has no resulting set to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`,
+        {
+          errors: [
+            {
+              loc: ['body', 'set'],
+              msg: 'This revision has no result; restore its previous set instead',
+              type: 'no_result',
+            },
+          ],
+        },
+      );
     return c.json(
       await applyChange({
         orgId,

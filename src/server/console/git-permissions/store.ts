@@ -77,8 +77,19 @@ export interface RevisionStore {
     removed: number;
     changed: number;
   }): number;
-  finish(id: number, outcome: { status: GitRevisionStatus; result: GitPermission[] | null; result_version: string | null; error?: string | null }): void;
-  list(orgId: string, opts: { first: number; after?: number }): { items: GitPermissionRevisionSummary[]; total: number; has_next_page: boolean };
+  finish(
+    id: number,
+    outcome: {
+      status: GitRevisionStatus;
+      result: GitPermission[] | null;
+      result_version: string | null;
+      error?: string | null;
+    },
+  ): void;
+  list(
+    orgId: string,
+    opts: { first: number; after?: number },
+  ): { items: GitPermissionRevisionSummary[]; total: number; has_next_page: boolean };
   get(orgId: string, id: number): GitPermissionRevision | null;
   summary(orgId: string, id: number): GitPermissionRevisionSummary | null;
 }
@@ -109,20 +120,34 @@ export function createRevisionStore(db: Db): RevisionStore {
       return Number(r.lastInsertRowid);
     },
     finish(id, o) {
-      update.run(o.status, now(), o.result ? JSON.stringify(o.result) : null, o.result_version, o.result ? o.result.length : null, o.error ?? null, id);
+      update.run(
+        o.status,
+        now(),
+        o.result ? JSON.stringify(o.result) : null,
+        o.result_version,
+        o.result ? o.result.length : null,
+        o.error ?? null,
+        id,
+      );
     },
     list(orgId, { first, after }) {
-      const total = (db.prepare('SELECT count(*) AS n FROM git_permission_revisions WHERE org_id = ?').get(orgId) as { n: number }).n;
+      const total = (
+        db.prepare('SELECT count(*) AS n FROM git_permission_revisions WHERE org_id = ?').get(orgId) as { n: number }
+      ).n;
       const rows = db
         .prepare(
           `SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? ${after !== undefined ? 'AND revision_id < ?' : ''}
            ORDER BY revision_id DESC LIMIT ?`,
         )
-        .all(...(after !== undefined ? [orgId, after, first + 1] : [orgId, first + 1])) as GitPermissionRevisionSummary[];
+        .all(
+          ...(after !== undefined ? [orgId, after, first + 1] : [orgId, first + 1]),
+        ) as GitPermissionRevisionSummary[];
       return { items: rows.slice(0, first), total, has_next_page: rows.length > first };
     },
     get(orgId, id) {
-      const row = db.prepare('SELECT * FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?').get(orgId, id) as RevisionRow | undefined;
+      const row = db
+        .prepare('SELECT * FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?')
+        .get(orgId, id) as RevisionRow | undefined;
       if (!row) return null;
       const { previous_json, result_json, ...rest } = row;
       return {
@@ -133,9 +158,9 @@ export function createRevisionStore(db: Db): RevisionStore {
     },
     summary(orgId, id) {
       return (
-        (db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?`).get(orgId, id) as
-          | GitPermissionRevisionSummary
-          | undefined) ?? null
+        (db
+          .prepare(`SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?`)
+          .get(orgId, id) as GitPermissionRevisionSummary | undefined) ?? null
       );
     },
   };

@@ -44,17 +44,25 @@ describe('seed', () => {
     expect(new Set(connections.map((c) => c.git_provider_type)).size).toBeGreaterThanOrEqual(4);
     let total = 0;
     for (const c of connections) {
-      const res = await sb.api.get(`/v3/enterprise/git-providers/connections/${c.git_connection_id}/repositories?first=200`);
+      const res = await sb.api.get(
+        `/v3/enterprise/git-providers/connections/${c.git_connection_id}/repositories?first=200`,
+      );
       expect(res.status).toBe(200);
       total += res.body.total;
       const repo = res.body.items[0];
-      expect(repo).toMatchObject({ git_connection_id: c.git_connection_id, git_connection_host: c.host, repo_path: expect.stringContaining('/') });
+      expect(repo).toMatchObject({
+        git_connection_id: c.git_connection_id,
+        git_connection_host: c.host,
+        repo_path: expect.stringContaining('/'),
+      });
     }
     expect(total).toBeGreaterThanOrEqual(300);
   });
 
   it('has permissions per organization, one organization with more than 100 (several pages)', async () => {
-    const counts = await Promise.all(orgs.map(async (o) => (await sb.api.get(`${path(o.org_id)}?first=1`)).body.total as number));
+    const counts = await Promise.all(
+      orgs.map(async (o) => (await sb.api.get(`${path(o.org_id)}?first=1`)).body.total as number),
+    );
     expect(counts.filter((n) => n > 0).length).toBeGreaterThanOrEqual(5);
     expect(Math.max(...counts)).toBeGreaterThan(100);
     const big = orgs[counts.findIndex((n) => n > 100 && n <= 200)]!;
@@ -82,7 +90,9 @@ describe('seed', () => {
       expect(next.body.items[0].repo_path >= res.body.items[4].repo_path).toBe(true);
     }
     expect((await sb.api.get(`${base}?filter_name=zzzz-nothing`)).body.items).toEqual([]);
-    expect((await sb.api.get('/v3/enterprise/git-providers/connections/gitconn-missing/repositories')).status).toBe(404);
+    expect((await sb.api.get('/v3/enterprise/git-providers/connections/gitconn-missing/repositories')).status).toBe(
+      404,
+    );
   });
 });
 
@@ -95,7 +105,9 @@ describe('replace: validation (422 with per-item errors)', () => {
     const res = await sb.api.call('PUT', path(orgId), { body: { permissions } });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ loc, msg: expect.stringMatching(msg) })]));
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ loc, msg: expect.stringMatching(msg) })]),
+    );
     expect(await listAll(orgId)).toEqual(before);
     return res.body;
   }
@@ -112,8 +124,16 @@ describe('replace: validation (422 with per-item errors)', () => {
   });
 
   it('requires git_connection_id', async () => {
-    await expectRefused([valid(), { repo_path: 'acme-corp/x' }], ['body', 'permissions', 1, 'git_connection_id'], /required/);
-    await expectRefused([{ ...valid(), git_connection_id: '' }], ['body', 'permissions', 0, 'git_connection_id'], /required/);
+    await expectRefused(
+      [valid(), { repo_path: 'acme-corp/x' }],
+      ['body', 'permissions', 1, 'git_connection_id'],
+      /required/,
+    );
+    await expectRefused(
+      [{ ...valid(), git_connection_id: '' }],
+      ['body', 'permissions', 0, 'git_connection_id'],
+      /required/,
+    );
   });
 
   it('refuses an unknown git_connection_id', async () => {
@@ -123,7 +143,11 @@ describe('replace: validation (422 with per-item errors)', () => {
   });
 
   it('requires exactly one matcher: none is refused', async () => {
-    await expectRefused([{ git_connection_id: connections[0]!.git_connection_id }], ['body', 'permissions', 0, 'repo_path'], /Set one matcher/);
+    await expectRefused(
+      [{ git_connection_id: connections[0]!.git_connection_id }],
+      ['body', 'permissions', 0, 'repo_path'],
+      /Set one matcher/,
+    );
     await expectRefused(
       [{ git_connection_id: connections[0]!.git_connection_id, repo_path: '', group_prefix: null }],
       ['body', 'permissions', 0, 'repo_path'],
@@ -144,15 +168,39 @@ describe('replace: validation (422 with per-item errors)', () => {
     const items = Array.from({ length: 20 }, (_, i) => ({ ...valid(), repo_path: `acme-corp/r${i}` }));
     items[17] = { ...valid(), repo_path: 'no-slash' };
     await expectRefused(items, ['body', 'permissions', 17, 'repo_path'], /repository path/);
-    await expectRefused([{ ...valid(), repo_path: '/acme/x' }], ['body', 'permissions', 0, 'repo_path'], /repository path/);
-    await expectRefused([{ ...valid(), repo_path: 'acme/ x' }], ['body', 'permissions', 0, 'repo_path'], /repository path/);
-    await expectRefused([{ git_connection_id: valid().git_connection_id, group_prefix: 'acme/' }], ['body', 'permissions', 0, 'group_prefix'], /group like/);
-    await expectRefused([{ git_connection_id: valid().git_connection_id, prefix_path: '/acme' }], ['body', 'permissions', 0, 'prefix_path'], /path prefix/);
-    await expectRefused([{ ...valid(), repo_path: `a/${'x'.repeat(600)}` }], ['body', 'permissions', 0, 'repo_path'], /at most 512/);
+    await expectRefused(
+      [{ ...valid(), repo_path: '/acme/x' }],
+      ['body', 'permissions', 0, 'repo_path'],
+      /repository path/,
+    );
+    await expectRefused(
+      [{ ...valid(), repo_path: 'acme/ x' }],
+      ['body', 'permissions', 0, 'repo_path'],
+      /repository path/,
+    );
+    await expectRefused(
+      [{ git_connection_id: valid().git_connection_id, group_prefix: 'acme/' }],
+      ['body', 'permissions', 0, 'group_prefix'],
+      /group like/,
+    );
+    await expectRefused(
+      [{ git_connection_id: valid().git_connection_id, prefix_path: '/acme' }],
+      ['body', 'permissions', 0, 'prefix_path'],
+      /path prefix/,
+    );
+    await expectRefused(
+      [{ ...valid(), repo_path: `a/${'x'.repeat(600)}` }],
+      ['body', 'permissions', 0, 'repo_path'],
+      /at most 512/,
+    );
   });
 
   it('refuses duplicates (same connection and matcher), flagging the later one', async () => {
-    await expectRefused([valid(), { ...valid(), read_only: true }], ['body', 'permissions', 1, 'repo_path'], /Duplicate of permissions\[0\]/);
+    await expectRefused(
+      [valid(), { ...valid(), read_only: true }],
+      ['body', 'permissions', 1, 'repo_path'],
+      /Duplicate of permissions\[0\]/,
+    );
   });
 
   it('checks types and unknown fields', async () => {
@@ -164,7 +212,9 @@ describe('replace: validation (422 with per-item errors)', () => {
   it('reports every failing item at once', async () => {
     const orgId = orgs[2]!.org_id;
     const res = await sb.api.call('PUT', path(orgId), {
-      body: { permissions: [{ ...valid(), repo_path: 'x' }, valid(), { git_connection_id: valid().git_connection_id }] },
+      body: {
+        permissions: [{ ...valid(), repo_path: 'x' }, valid(), { git_connection_id: valid().git_connection_id }],
+      },
     });
     expect(res.status).toBe(422);
     const locs = res.body.errors.map((e: any) => e.loc.join('.'));
@@ -179,18 +229,31 @@ describe('replace: effect', () => {
     const keep = before.slice(0, 3);
     const conn = connections[1]!.git_connection_id;
     const next = [
-      ...keep.map((p) => ({ git_connection_id: p.git_connection_id, repo_path: p.repo_path, prefix_path: p.prefix_path, group_prefix: p.group_prefix, read_only: !p.read_only })),
+      ...keep.map((p) => ({
+        git_connection_id: p.git_connection_id,
+        repo_path: p.repo_path,
+        prefix_path: p.prefix_path,
+        group_prefix: p.group_prefix,
+        read_only: !p.read_only,
+      })),
       { git_connection_id: conn, group_prefix: 'platform/infra' },
       { git_connection_id: conn, prefix_path: 'payments/', read_only: true },
     ];
     const res = await sb.api.call('PUT', path(orgId), { body: { permissions: next } });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(5);
-    expect(res.body[3]).toMatchObject({ git_connection_id: conn, group_prefix: 'platform/infra', read_only: false, repo_path: null });
+    expect(res.body[3]).toMatchObject({
+      git_connection_id: conn,
+      group_prefix: 'platform/infra',
+      read_only: false,
+      repo_path: null,
+    });
     expect(res.body.slice(0, 3).map((p: any) => p.git_permission_id)).toEqual(keep.map((p) => p.git_permission_id));
     const after = await listAll(orgId);
     expect(after).toHaveLength(5);
-    expect(new Set(after.map((p) => p.git_permission_id))).toEqual(new Set(res.body.map((p: any) => p.git_permission_id)));
+    expect(new Set(after.map((p) => p.git_permission_id))).toEqual(
+      new Set(res.body.map((p: any) => p.git_permission_id)),
+    );
 
     const log = await sb.api.get(`/v3/enterprise/audit-logs?first=20`);
     if (log.status === 200) {
@@ -198,21 +261,38 @@ describe('replace: effect', () => {
       expect(entry).toBeTruthy();
     }
     const row = sb.db
-      .prepare(`SELECT * FROM audit_logs WHERE action = 'update_git_permission' AND org_id = ? ORDER BY created_at DESC LIMIT 1`)
+      .prepare(
+        `SELECT * FROM audit_logs WHERE action = 'update_git_permission' AND org_id = ? ORDER BY created_at DESC LIMIT 1`,
+      )
       .get(orgId) as any;
-    expect(JSON.parse(row.data)).toMatchObject({ operation: 'replace', count: 5, added: 2, removed: before.length - 3, changed: 3 });
+    expect(JSON.parse(row.data)).toMatchObject({
+      operation: 'replace',
+      count: 5,
+      added: 2,
+      removed: before.length - 3,
+      changed: 3,
+    });
     expect(row.service_user_id).toBe('service-user-sandbox-admin');
   });
 
   it('changes nothing on a 201-item replace or one with a single invalid item', async () => {
     const orgId = orgs[0]!.org_id;
     const before = await listAll(orgId);
-    const audits = () => (sb.db.prepare(`SELECT count(*) AS n FROM audit_logs WHERE action = 'update_git_permission'`).get() as any).n;
+    const audits = () =>
+      (sb.db.prepare(`SELECT count(*) AS n FROM audit_logs WHERE action = 'update_git_permission'`).get() as any).n;
     const auditsBefore = audits();
     const conn = connections[0]!.git_connection_id;
-    const tooMany = Array.from({ length: 201 }, (_, i) => ({ git_connection_id: conn, repo_path: `acme-corp/many-${i}` }));
+    const tooMany = Array.from({ length: 201 }, (_, i) => ({
+      git_connection_id: conn,
+      repo_path: `acme-corp/many-${i}`,
+    }));
     expect((await sb.api.call('PUT', path(orgId), { body: { permissions: tooMany } })).status).toBe(422);
-    const oneBad = [...strip(before).slice(0, 150).map((p) => ({ ...p })), { git_connection_id: 'gitconn-unknown', repo_path: 'a/b' }];
+    const oneBad = [
+      ...strip(before)
+        .slice(0, 150)
+        .map((p) => ({ ...p })),
+      { git_connection_id: 'gitconn-unknown', repo_path: 'a/b' },
+    ];
     expect((await sb.api.call('PUT', path(orgId), { body: { permissions: oneBad.slice(0, 200) } })).status).toBe(422);
     expect(await listAll(orgId)).toEqual(before);
     expect(audits()).toBe(auditsBefore);
@@ -221,7 +301,10 @@ describe('replace: effect', () => {
   it('accepts exactly 200 items and an empty set', async () => {
     const orgId = orgs[6]!.org_id;
     const conn = connections[1]!.git_connection_id;
-    const items = Array.from({ length: 200 }, (_, i) => ({ git_connection_id: conn, repo_path: `platform/infra/svc-${i}` }));
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      git_connection_id: conn,
+      repo_path: `platform/infra/svc-${i}`,
+    }));
     const res = await sb.api.call('PUT', path(orgId), { body: { permissions: items } });
     expect(res.status).toBe(200);
     expect((await listAll(orgId)).length).toBe(200);
@@ -235,23 +318,39 @@ describe('other mutations', () => {
   it('PATCH toggles read_only of one permission; 404 for an unknown one', async () => {
     const orgId = orgs[4]!.org_id;
     const [p] = await listAll(orgId);
-    const res = await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, { body: { read_only: !p.read_only } });
+    const res = await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, {
+      body: { read_only: !p.read_only },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ git_permission_id: p.git_permission_id, read_only: !p.read_only });
     expect((await listAll(orgId))[0].read_only).toBe(!p.read_only);
-    expect((await sb.api.call('PATCH', `${path(orgId)}/gitperm-missing`, { body: { read_only: true } })).status).toBe(404);
-    expect((await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, { body: { read_only: 'x' } })).status).toBe(422);
-    expect((await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, { body: { repo_path: 'a/b' } })).status).toBe(422);
+    expect((await sb.api.call('PATCH', `${path(orgId)}/gitperm-missing`, { body: { read_only: true } })).status).toBe(
+      404,
+    );
+    expect(
+      (await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, { body: { read_only: 'x' } })).status,
+    ).toBe(422);
+    expect(
+      (await sb.api.call('PATCH', `${path(orgId)}/${p.git_permission_id}`, { body: { repo_path: 'a/b' } })).status,
+    ).toBe(422);
   });
 
   it('POST adds permissions, refusing one that already exists', async () => {
     const orgId = orgs[5]!.org_id;
     const before = await listAll(orgId);
     const conn = connections[2]!.git_connection_id;
-    const res = await sb.api.call('POST', path(orgId), { body: { permissions: [{ git_connection_id: conn, group_prefix: 'acme/Web' }] } });
+    const res = await sb.api.call('POST', path(orgId), {
+      body: { permissions: [{ git_connection_id: conn, group_prefix: 'acme/Web' }] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body[0]).toMatchObject({ group_prefix: 'acme/Web', read_only: false, git_permission_id: expect.stringMatching(/^gitperm-/) });
-    const dup = await sb.api.call('POST', path(orgId), { body: { permissions: [{ git_connection_id: conn, group_prefix: 'acme/Web' }] } });
+    expect(res.body[0]).toMatchObject({
+      group_prefix: 'acme/Web',
+      read_only: false,
+      git_permission_id: expect.stringMatching(/^gitperm-/),
+    });
+    const dup = await sb.api.call('POST', path(orgId), {
+      body: { permissions: [{ git_connection_id: conn, group_prefix: 'acme/Web' }] },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.errors[0].loc).toEqual(['body', 'permissions', 0, 'group_prefix']);
     expect((await listAll(orgId)).length).toBe(before.length + 1);
@@ -293,7 +392,12 @@ describe('permission: ManageGitIntegrations (enterprise level)', () => {
     const orgId = orgs[0]!.org_id;
     const res = await sb.api.call(method, `${path(orgId)}${suffix}`, {
       token: VIEWER,
-      body: method === 'PUT' || method === 'POST' ? { permissions: [] } : method === 'PATCH' ? { read_only: true } : undefined,
+      body:
+        method === 'PUT' || method === 'POST'
+          ? { permissions: [] }
+          : method === 'PATCH'
+            ? { read_only: true }
+            : undefined,
     });
     expect(res.status).toBe(403);
     expect(res.body.detail).toContain('ManageGitIntegrations');

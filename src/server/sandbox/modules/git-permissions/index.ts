@@ -86,7 +86,11 @@ function orgPermissions(db: Db, orgId: string): PermissionRow[] {
 }
 
 function connectionIds(db: Db): Set<string> {
-  return new Set((db.prepare('SELECT git_connection_id FROM git_connections').all() as { git_connection_id: string }[]).map((r) => r.git_connection_id));
+  return new Set(
+    (db.prepare('SELECT git_connection_id FROM git_connections').all() as { git_connection_id: string }[]).map(
+      (r) => r.git_connection_id,
+    ),
+  );
 }
 
 /** The checks that need the store: every connection must exist. Shape, matcher and duplicate rules ran in the dispatcher. */
@@ -97,14 +101,28 @@ function checkConnections(db: Db, items: readonly GitPermissionInput[]): void {
   if (errors.length) throw unprocessable(errors);
 }
 
-function insertPermission(ctx: SandboxContext, orgId: string, item: GitPermissionInput, createdAt: number): PermissionRow {
+function insertPermission(
+  ctx: SandboxContext,
+  orgId: string,
+  item: GitPermissionInput,
+  createdAt: number,
+): PermissionRow {
   const id = ctx.newId('gitperm-');
   ctx.db
     .prepare(
       `INSERT INTO git_permissions (git_permission_id, org_id, git_connection_id, repo_path, prefix_path, group_prefix, read_only, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(id, orgId, item.git_connection_id, orNull(item.repo_path), orNull(item.prefix_path), orNull(item.group_prefix), item.read_only ? 1 : 0, createdAt);
+    .run(
+      id,
+      orgId,
+      item.git_connection_id,
+      orNull(item.repo_path),
+      orNull(item.prefix_path),
+      orNull(item.group_prefix),
+      item.read_only ? 1 : 0,
+      createdAt,
+    );
   return ctx.db.prepare('SELECT * FROM git_permissions WHERE git_permission_id = ?').get(id) as PermissionRow;
 }
 
@@ -113,7 +131,8 @@ function audit(ctx: SandboxContext, orgId: string, principal: Principal, data: R
 }
 
 function findPermission(db: Db, orgId: string, id: string): PermissionRow {
-  const row = db.prepare('SELECT * FROM git_permissions WHERE org_id = ? AND git_permission_id = ?').get(orgId, id) as PermissionRow | undefined;
+  const row = db.prepare('SELECT * FROM git_permissions WHERE org_id = ? AND git_permission_id = ?').get(orgId, id) as
+    PermissionRow | undefined;
   if (!row) throw notFound('Git permission', id);
   return row;
 }
@@ -192,7 +211,11 @@ export const gitPermissionsModule: SandboxModule = {
           t - rng.int(0, 400) * 86_400 - rng.int(0, 86_000),
         );
       }
-      const prefixes = [...new Set(repos.map((p) => p.slice(0, p.lastIndexOf('/') + 1 + Math.min(3, p.length - p.lastIndexOf('/') - 1))))];
+      const prefixes = [
+        ...new Set(
+          repos.map((p) => p.slice(0, p.lastIndexOf('/') + 1 + Math.min(3, p.length - p.lastIndexOf('/') - 1))),
+        ),
+      ];
       targets.push({ connection: id, repos, groups: c.groups, prefixes });
     });
 
@@ -292,27 +315,28 @@ export const gitPermissionsModule: SandboxModule = {
       const { db } = ctx;
       checkConnections(db, body.permissions);
       const orgId = params.org_id;
-      return db
-        .transaction(() => {
-          const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(toPermission(r)), r]));
-          const errors: FieldError[] = [];
-          body.permissions.forEach((item, i) => {
-            const row = existing.get(gitPermissionKey(item));
-            if (row) {
-              const field = (['repo_path', 'prefix_path', 'group_prefix'] as const).find((f) => orNull(item[f]) !== null) ?? 'repo_path';
-              errors.push({
-                loc: ['body', 'permissions', i, field],
-                msg: `Already granted by ${row.git_permission_id}: same connection and ${field}`,
-                type: 'duplicate',
-              });
-            }
-          });
-          if (errors.length) throw unprocessable(errors);
-          const t = ctx.now();
-          const out = body.permissions.map((item) => insertPermission(ctx, orgId, item, t));
-          audit(ctx, orgId, principal, { operation: 'create', count: out.length, added: out.length });
-          return out.map(toPermission);
-        })();
+      return db.transaction(() => {
+        const existing = new Map(orgPermissions(db, orgId).map((r) => [gitPermissionKey(toPermission(r)), r]));
+        const errors: FieldError[] = [];
+        body.permissions.forEach((item, i) => {
+          const row = existing.get(gitPermissionKey(item));
+          if (row) {
+            const field =
+              (['repo_path', 'prefix_path', 'group_prefix'] as const).find((f) => orNull(item[f]) !== null) ??
+              'repo_path';
+            errors.push({
+              loc: ['body', 'permissions', i, field],
+              msg: `Already granted by ${row.git_permission_id}: same connection and ${field}`,
+              type: 'duplicate',
+            });
+          }
+        });
+        if (errors.length) throw unprocessable(errors);
+        const t = ctx.now();
+        const out = body.permissions.map((item) => insertPermission(ctx, orgId, item, t));
+        audit(ctx, orgId, principal, { operation: 'create', count: out.length, added: out.length });
+        return out.map(toPermission);
+      })();
     },
 
     'gitPermissions.clear': ({ params, principal }, ctx) => {
@@ -360,7 +384,9 @@ export const gitPermissionsModule: SandboxModule = {
     'gitConnections.repositories': ({ params, query }, { db }) => {
       const exists = db.prepare('SELECT 1 FROM git_connections WHERE git_connection_id = ?').get(params.connection_id);
       if (!exists) throw notFound('Git connection', params.connection_id);
-      const where: Array<[string, ...Array<string | number | null>]> = [['git_connection_id = ?', params.connection_id]];
+      const where: Array<[string, ...Array<string | number | null>]> = [
+        ['git_connection_id = ?', params.connection_id],
+      ];
       const filter = query.filter_name?.trim();
       if (filter) {
         const like = `%${filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
