@@ -89,14 +89,14 @@ export const AuditLogQuery = z
     /** Extension: only entries of this user. */
     user_id: PrincipalId('user_id'),
   })
-  .superRefine((q, ctx) => {
-    if (q.time_after !== undefined && q.time_before !== undefined && q.time_after > q.time_before) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['time_after'],
-        message: `time_after (${q.time_after}) must not be later than time_before (${q.time_before})`,
-      });
-    }
+  .refine((q) => q.time_after === undefined || q.time_before === undefined || q.time_after <= q.time_before, {
+    path: ['time_after'],
+    error: (iss) => {
+      const q = iss.input as { time_after?: number; time_before?: number };
+      return `time_after (${q.time_after}) must not be later than time_before (${q.time_before})`;
+    },
+    // Checked even when another field (say `order`) failed, so every failing field is reported at once.
+    when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'time_after' || i.path?.[0] === 'time_before'),
   });
 export type AuditLogQuery = z.input<typeof AuditLogQuery>;
 

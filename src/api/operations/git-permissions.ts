@@ -240,11 +240,28 @@ export function validateGitPermissionSet(
 
 /** Adds the set rules to a zod schema whose `permissions` array has been shape-checked. */
 function withSetRules<T extends z.ZodType<{ permissions: GitPermissionInput[] }>>(schema: T, limit: number | null) {
-  return schema.superRefine((value, ctx) => {
-    for (const e of validateGitPermissionSet(value.permissions, { limit, loc: ['permissions'] })) {
-      ctx.addIssue({ code: 'custom', path: e.loc as Array<string | number>, message: e.msg, params: { type: e.type } });
-    }
-  });
+  return schema.superRefine(
+    (value, ctx) => {
+      const raw: unknown = (value as { permissions?: unknown } | null)?.permissions;
+      if (!Array.isArray(raw)) return;
+      // Items whose shape already failed keep their own errors; every other item is still checked, so one
+      // bad item never hides the others' problems.
+      const broken = new Set(
+        ctx.issues.filter((i) => i.path?.[0] === 'permissions' && typeof i.path[1] === 'number').map((i) => i.path![1]),
+      );
+      const items = raw.map((p) => (typeof p === 'object' && p !== null ? p : {})) as GitPermissionInput[];
+      for (const e of validateGitPermissionSet(items, { limit, loc: ['permissions'] })) {
+        if (typeof e.loc[1] === 'number' && broken.has(e.loc[1])) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: e.loc as Array<string | number>,
+          message: e.msg,
+          params: { type: e.type },
+        });
+      }
+    },
+    { when: (payload) => Array.isArray((payload.value as { permissions?: unknown } | null)?.permissions) },
+  );
 }
 
 /** PUT (replace) and POST (bulk add) body: the vendor's GitPermissionBulkCreateRequest. */

@@ -79,22 +79,24 @@ export const KnowledgeNoteBody = z
       .max(NOTE_LIMITS.pinned_repo, `pinned_repo is at most ${NOTE_LIMITS.pinned_repo} characters`)
       .nullish(),
   })
-  .superRefine((v, ctx) => {
-    const trigger = v.trigger_description ?? v.trigger;
-    if (trigger === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['trigger_description'],
-        message: 'trigger_description is required: say when the agent should use this note',
-      });
-    } else if (trigger.length > NOTE_LIMITS.trigger_description) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['trigger_description'],
-        message: `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`,
-      });
-    }
-  });
+  .refine(
+    (v) => {
+      const trigger = v.trigger_description ?? v.trigger;
+      return trigger !== undefined && trigger.length <= NOTE_LIMITS.trigger_description;
+    },
+    {
+      path: ['trigger_description'],
+      error: (iss) => {
+        const v = iss.input as { trigger_description?: string; trigger?: string };
+        return (v.trigger_description ?? v.trigger) === undefined
+          ? 'trigger_description is required: say when the agent should use this note'
+          : `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`;
+      },
+      // Checked even when another field failed, so a note missing several fields hears of all of them.
+      when: (payload) =>
+        !payload.issues.some((i) => i.path?.[0] === 'trigger_description' || i.path?.[0] === 'trigger'),
+    },
+  );
 export type KnowledgeNoteBody = z.input<typeof KnowledgeNoteBody>;
 
 const nullableText = z.string().nullish();

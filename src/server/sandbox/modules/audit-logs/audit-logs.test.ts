@@ -314,3 +314,12 @@ describe('cursor stability while entries are appended', () => {
     });
   });
 });
+
+describe('every failing field at once', () => {
+  it('reports an inverted range together with an unknown order', async () => {
+    const res = await list('time_after=200&time_before=100&order=up');
+    expect(res.status).toBe(422);
+    const locs = (res.body as unknown as { errors: Array<{ loc: string[] }> }).errors.map((e) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['query.order', 'query.time_after']));
+  });
+});

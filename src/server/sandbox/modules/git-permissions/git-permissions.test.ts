@@ -410,3 +410,20 @@ describe('permission: ManageGitIntegrations (enterprise level)', () => {
     expect((await sb.api.get(repos, ADMIN)).status).toBe(200);
   });
 });
+
+describe('one bad item never hides the others', () => {
+  it('reports a type error on one item and the matcher rule on another, and changes nothing', async () => {
+    const orgId = orgs[0]!.org_id;
+    const before = strip((await sb.api.get(`${path(orgId)}?first=200`)).body.items);
+    const conn = connections[0]!.git_connection_id;
+    const res = await sb.api.call('PUT', path(orgId), {
+      body: {
+        permissions: [{ git_connection_id: conn, repo_path: 'a/b', read_only: 'yes' }, { git_connection_id: conn }],
+      },
+    });
+    expect(res.status).toBe(422);
+    const locs = res.body.errors.map((e: { loc: unknown[] }) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.permissions.0.read_only', 'body.permissions.1.repo_path']));
+    expect(strip((await sb.api.get(`${path(orgId)}?first=200`)).body.items)).toEqual(before);
+  });
+});

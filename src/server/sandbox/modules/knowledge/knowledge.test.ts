@@ -333,3 +333,12 @@ describe('permissions', () => {
     expect((await sb.api.get(`${ENT}/notes`, ADMIN)).status).toBe(200);
   });
 });
+
+describe('every failing field at once', () => {
+  it('reports a missing name, body and trigger together', async () => {
+    const res = await sb.api.call('POST', `${org()}/notes`, { body: {} });
+    expect(res.status).toBe(422);
+    const locs = res.body.errors.map((e: { loc: string[] }) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.name', 'body.body', 'body.trigger_description']));
+  });
+});
