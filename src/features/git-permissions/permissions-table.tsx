@@ -140,7 +140,7 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
             <option value="read_write">Read and write</option>
           </select>
         </label>
-        <LoadProgress loaded={items.length} total={total} complete={complete} pages={pages} />
+        {!query.isError && <LoadProgress loaded={items.length} total={total} complete={complete} pages={pages} />}
         {search.q || search.access !== 'all' ? (
           <span className="text-xs text-muted">
             Showing {shown.length} of {items.length}
