@@ -30,9 +30,35 @@ if (existsSync('reports/vitest.json')) {
   failed += 1;
 }
 
+/** The browser for Playwright: CHROMIUM_PATH, or Debian's chromium, installed here when missing and possible. */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return true;
+  if (process.env.CHROMIUM_PATH) {
+    console.error(`CHROMIUM_PATH=${path} does not exist.`);
+    return false;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+    console.log("Chromium is missing: installing Debian's chromium package for the end-to-end tests…");
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], env) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], env) === 0
+    ) {
+      return existsSync(path);
+    }
+  }
+  console.error(
+    'The end-to-end tests need Chromium: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.',
+  );
+  return false;
+}
+
 if (!process.argv.includes('--no-e2e')) {
   // Build first so the e2e web server starts quickly and a build failure is reported as one.
-  if (run('npm', ['run', 'build']) !== 0) failed += 1;
+  if (!ensureChromium()) failed += 1;
+  else if (run('npm', ['run', 'build']) !== 0) failed += 1;
   else {
     run('npx', ['playwright', 'test']);
     if (existsSync('reports/playwright.json')) {
