@@ -43,19 +43,26 @@ export function queryInt(opts: { min?: number; max?: number; name: string }) {
           ? ` of at most ${max}`
           : '';
   const message = `${name} must be an integer${range}`;
-  return z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const s = String(v).trim();
-    if (!/^-?\d+$/.test(s)) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    const n = Number(s);
-    if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-      ctx.addIssue({ code: 'custom', message: `${message}; got ${s}` });
-      return z.NEVER;
-    }
-    return n;
-  });
+  return z
+    .union([z.string(), z.number()])
+    .transform((v, ctx) => {
+      const s = String(v).trim();
+      if (!/^-?\d+$/.test(s)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      const n = Number(s);
+      if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+        ctx.addIssue({ code: 'custom', message: `${message}; got ${s}` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .meta({
+      type: 'integer',
+      ...(min !== undefined ? { minimum: min } : {}),
+      ...(max !== undefined ? { maximum: max } : {}),
+    });
 }
 
 /** `first`: the page size of every paginated list (1–200, default 100). */

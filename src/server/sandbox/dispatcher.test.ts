@@ -199,3 +199,19 @@ describe('rate limit (429)', () => {
     }
   });
 });
+
+describe('OpenAPI document', () => {
+  it('is generated from the operation table and served at /openapi.json', async () => {
+    const res = await sb.api.get('/openapi.json', null);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    for (const op of operationList) {
+      const entry = res.body.paths[op.path]?.[op.method.toLowerCase()];
+      expect(entry, op.id).toMatchObject({ operationId: op.id, 'x-permission': op.permission });
+    }
+    const first = res.body.paths['/v3/enterprise/organizations'].get.parameters.find(
+      (p: { name: string }) => p.name === 'first',
+    );
+    expect(first.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
+  });
+});

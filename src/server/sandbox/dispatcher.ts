@@ -5,6 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
+import { buildOpenApiDocument } from '../../api/openapi';
 import { operationList, type OperationId } from '../../api/operations';
 import type { OperationDef } from '../../api/operations/define';
 import { issuesToFieldErrors, problem, PROBLEM_CONTENT_TYPE, type FieldError } from '../../api/problem';
@@ -183,6 +184,12 @@ export function createDispatcher(opts: DispatcherOptions): Hono {
       ),
     );
   }
+  // The contract as an OpenAPI document, generated once from the operation table.
+  let openApi: string | undefined;
+  app.get('/openapi.json', (c) => {
+    openApi ??= JSON.stringify(buildOpenApiDocument());
+    return c.body(openApi, 200, { 'content-type': 'application/json' });
+  });
   app.notFound((c) => problemResponse(c, 404, `No operation at ${c.req.method} ${new URL(c.req.url).pathname}`));
   app.onError((err, c) => {
     console.error('[sandbox] unhandled error:', err);
