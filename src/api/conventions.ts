@@ -93,3 +93,15 @@ export function queryArray<T extends z.ZodType>(item: T) {
 /** The paging query of every paginated list. */
 export const PageQuery = z.object({ first: First, after: After });
 export type PageQuery = z.input<typeof PageQuery>;
+
+/**
+ * For an object-level refinement that should run even when *other* fields failed (so every failing field
+ * is reported at once): true when the value is an object and the fields it reads parsed cleanly.
+ */
+export function whenFieldsParsed(...fields: string[]) {
+  return (payload: { value: unknown; issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }): boolean =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    !Array.isArray(payload.value) &&
+    !payload.issues.some((i) => !i.path?.length || fields.includes(String(i.path[0])));
+}

@@ -8,7 +8,7 @@
  * `time_before` answers 422.
  */
 import { z } from 'zod';
-import { OrgId, PageQuery, UnixSeconds, queryArray, queryInt } from '../conventions';
+import { OrgId, PageQuery, UnixSeconds, queryArray, queryInt, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
@@ -96,7 +96,7 @@ export const AuditLogQuery = z
       return `time_after (${q.time_after}) must not be later than time_before (${q.time_before})`;
     },
     // Checked even when another field (say `order`) failed, so every failing field is reported at once.
-    when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'time_after' || i.path?.[0] === 'time_before'),
+    when: whenFieldsParsed('time_after', 'time_before'),
   });
 export type AuditLogQuery = z.input<typeof AuditLogQuery>;
 

@@ -4,7 +4,7 @@
  * reference: KnowledgeNoteCreateRequest, FolderTreeResponse, FolderSummary).
  */
 import { z } from 'zod';
-import { After, First, OrgId, UnixSeconds } from '../conventions';
+import { After, First, OrgId, UnixSeconds, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
@@ -93,8 +93,7 @@ export const KnowledgeNoteBody = z
           : `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`;
       },
       // Checked even when another field failed, so a note missing several fields hears of all of them.
-      when: (payload) =>
-        !payload.issues.some((i) => i.path?.[0] === 'trigger_description' || i.path?.[0] === 'trigger'),
+      when: whenFieldsParsed('trigger_description', 'trigger'),
     },
   );
 export type KnowledgeNoteBody = z.input<typeof KnowledgeNoteBody>;

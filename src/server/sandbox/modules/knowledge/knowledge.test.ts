@@ -342,3 +342,13 @@ describe('every failing field at once', () => {
     expect(locs).toEqual(expect.arrayContaining(['body.name', 'body.body', 'body.trigger_description']));
   });
 });
+
+describe('a body that is not an object', () => {
+  it.each(['null', '[]', '"note"', '42'])('answers 422, never 500, for %s', async (raw) => {
+    const res = await sb.api.call('POST', `${org()}/notes`, {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+  });
+});
