@@ -52,7 +52,7 @@ test('create a session and watch its status reach a terminal state live, without
 
   await expect(liveStatus(page)).toHaveText(/^(exit|error|suspended)$/, { timeout: 30_000 });
   const timeline = page.getByRole('list', { name: 'Status changes seen' }).getByRole('listitem');
-  expect(await timeline.count()).toBeGreaterThan(1);
+  await expect.poll(() => timeline.count()).toBeGreaterThan(1);
   await expect(page.getByTestId('updated-ago')).toHaveText(/Updated \d+ s ago/);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
