@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   /** 0 = any free loopback port. */
   sandboxPort: number;
+  /** SANDBOX_PORT was set: a busy port is an error rather than a reason to pick another. */
+  sandboxPortExplicit: boolean;
   sandboxRateLimit: number | undefined;
   sandboxTickMs: number | undefined;
   upstreamTimeoutMs: number;
@@ -32,6 +34,8 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
+
+export const DEFAULT_SANDBOX_PORT = 8787;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -110,7 +114,8 @@ export function loadConfig(
     host,
     port: int('PORT', 8080, 0, 65535),
     dataDir: resolve(get('DATA_DIR') ?? 'data'),
-    sandboxPort: int('SANDBOX_PORT', opts.sandboxOnly ? 8787 : 0, 0, 65535),
+    sandboxPort: int('SANDBOX_PORT', DEFAULT_SANDBOX_PORT, 0, 65535),
+    sandboxPortExplicit: get('SANDBOX_PORT') !== undefined,
     sandboxRateLimit: get('SANDBOX_RATE_LIMIT') === undefined ? undefined : int('SANDBOX_RATE_LIMIT', 0, 0, 10_000_000),
     sandboxTickMs: get('SANDBOX_TICK_MS') === undefined ? undefined : int('SANDBOX_TICK_MS', 1000, 1, 600_000),
     upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),

@@ -68,6 +68,13 @@ if (!existsSync(join(dist, 'index.html'))) {
 const started = await startConsole(config, {
   serveApp: createStaticHandler(dist),
   log: (line) => console.log(line),
+}).catch((err: NodeJS.ErrnoException) => {
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `PORT=${config.port} is already in use: stop what runs there, or set PORT to another port`
+      : `The console could not start: ${err.message}`,
+  );
+  process.exit(1);
 });
 console.log(`Agent Platform Console: ${started.url}`);
 if (started.sandbox) {

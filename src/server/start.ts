@@ -18,13 +18,23 @@ export async function startConsole(
   let sandbox: RunningSandbox | undefined;
   let upstream: { baseUrl: string; apiKey: string };
   if (config.mode === 'sandbox') {
-    sandbox = await startSandbox({
+    const sandboxOpts = {
       dbPath: opts.sandboxDbPath ?? join(config.dataDir, 'sandbox.db'),
-      port: config.sandboxPort,
       host: '127.0.0.1',
       rateLimitPerMinute: config.sandboxRateLimit,
       tickMs: config.sandboxTickMs,
-    });
+    };
+    try {
+      sandbox = await startSandbox({ ...sandboxOpts, port: config.sandboxPort });
+    } catch (err) {
+      const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!inUse) throw err;
+      if (config.sandboxPortExplicit) {
+        throw new Error(`SANDBOX_PORT=${config.sandboxPort} is already in use: choose another port, or unset it`);
+      }
+      // The default port is taken (say, by `npm run sandbox` or another console): any free port will do.
+      sandbox = await startSandbox({ ...sandboxOpts, port: 0 });
+    }
     upstream = { baseUrl: sandbox.url, apiKey: SANDBOX_CREDENTIALS.admin };
   } else {
     upstream = { baseUrl: config.baseUrl!, apiKey: config.apiKey! };

@@ -66,6 +66,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0,
     dataDir: ':memory:',
     sandboxPort: 0,
+    sandboxPortExplicit: true,
     sandboxRateLimit: undefined,
     sandboxTickMs: undefined,
     upstreamTimeoutMs: 5_000,

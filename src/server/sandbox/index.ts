@@ -117,10 +117,16 @@ export interface RunningSandbox extends Sandbox {
 export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
   const sandbox = createSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: sandbox.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s));
-    s.once('error', reject);
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: sandbox.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    sandbox.close();
+    throw err;
+  }
   answerClientErrors(server as Server);
   const port = (server.address() as AddressInfo).port;
   return {
