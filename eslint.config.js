@@ -8,7 +8,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'reports', 'test-results', 'playwright-report', 'data', 'src/routeTree.gen.ts'] },
+  {
+    ignores: [
+      'dist',
+      'reports',
+      'test-results',
+      'playwright-report',
+      'data',
+      'src/routeTree.gen.ts',
+      'src/api/endpoints.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginQuery.configs['flat/recommended'],

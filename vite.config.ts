@@ -9,5 +9,16 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }), react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { sourcemap: false, chunkSizeWarningLimit: 600 },
+  build: {
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      // The contract builds zod schemas and operation tables at module level; declaring those builders pure
+      // lets the bundler drop the tables a chunk does not use (e.g. a route's search schema importing one
+      // constant from an area's contract no longer pulls that area's whole operation table into the shell).
+      treeshake: {
+        manualPureFunctions: ['z', 'defineOperations', 'pageOf', 'queryArray', 'queryInt', 'First', 'PageQuery'],
+      },
+    },
+  },
 });

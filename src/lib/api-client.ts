@@ -2,9 +2,10 @@
  * The browser's API client: calls operations of the contract by id through the console's same-origin proxy
  * (`/api/...`). The credential is added by the console server; the browser never holds it.
  */
-import { buildPath, getOperation, type OperationId, type Operations } from '@/api/operations';
-import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '@/api/operations/define';
-import { problem, ProblemDetail } from '@/api/problem';
+import { ENDPOINTS } from '@/api/endpoints.gen';
+import type { OperationId, Operations } from '@/api/operations';
+import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '@/api/operations/define';
+import { problem, type ProblemDetail } from '@/api/problem';
 import { ApiError } from './api-error';
 import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
 
@@ -56,10 +57,19 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export async function readProblem(res: Response): Promise<ProblemDetail> {
   const text = await res.text().catch(() => '');
   try {
-    const parsed = ProblemDetail.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    const detail = (JSON.parse(text) as { detail?: unknown }).detail;
-    if (typeof detail === 'string') return problem(res.status, detail);
+    const body = JSON.parse(text) as Partial<ProblemDetail> | null;
+    // A structural check (not the zod schema), so the first screen does not load zod.
+    if (body && typeof body === 'object' && typeof body.status === 'number' && typeof body.title === 'string') {
+      return {
+        ...body,
+        type: typeof body.type === 'string' ? body.type : 'about:blank',
+        detail: typeof body.detail === 'string' ? body.detail : null,
+        errors: Array.isArray(body.errors)
+          ? body.errors.filter((e) => e && Array.isArray(e.loc) && typeof e.msg === 'string')
+          : null,
+      } as ProblemDetail;
+    }
+    if (body && typeof body === 'object' && typeof body.detail === 'string') return problem(res.status, body.detail);
   } catch {
     // not JSON
   }
@@ -131,11 +141,11 @@ export async function request<T>(
 
 /** Calls one operation of the contract by id. */
 export function apiCall<I extends OperationId>(id: I, opts: CallOptions<I> = {}): Promise<ResponseOf<Operations[I]>> {
-  const op = getOperation(id);
-  const url = `/api${buildPath(op.path, opts.params as Record<string, string> | undefined)}${toSearch(
+  const [method, path] = ENDPOINTS[id];
+  const url = `/api${buildPath(path, opts.params as Record<string, string> | undefined)}${toSearch(
     opts.query as Record<string, unknown> | undefined,
   )}`;
-  return request(op.method, url, { body: opts.body, signal: opts.signal, operationId: id });
+  return request(method, url, { body: opts.body, signal: opts.signal, operationId: id });
 }
 
 /** Calls one of the console server's own endpoints (`/console/...`). */

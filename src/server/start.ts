@@ -30,7 +30,9 @@ export async function startConsole(
       const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
       if (!inUse) throw err;
       if (config.sandboxPortExplicit) {
-        throw new Error(`SANDBOX_PORT=${config.sandboxPort} is already in use: choose another port, or unset it`);
+        throw new Error(`SANDBOX_PORT=${config.sandboxPort} is already in use: choose another port, or unset it`, {
+          cause: err,
+        });
       }
       // The default port is taken (say, by `npm run sandbox` or another console): any free port will do.
       sandbox = await startSandbox({ ...sandboxOpts, port: 0 });

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { OrgId, PageQuery, UnixSeconds, queryArray, queryInt, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
+import { AUDIT_LOG_ORDERS } from '../values';
 
 /**
  * Action values the console knows. The spec names the first four ("complete list: not shown"); the others are
@@ -36,8 +37,7 @@ export const KNOWN_AUDIT_ACTIONS = [
 ] as const;
 
 /** `order`: newest first by default (spec: `asc` or `desc`, default `desc`). */
-export const AUDIT_LOG_ORDERS = ['asc', 'desc'] as const;
-export type AuditLogOrder = (typeof AUDIT_LOG_ORDERS)[number];
+export { AUDIT_LOG_ORDERS, type AuditLogOrder } from '../values';
 
 /** The largest timestamp accepted in a time bound (31 Dec 9999), so no bound overflows anything downstream. */
 export const MAX_UNIX_SECONDS = 253_402_300_799;

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { After, First, OrgId, UnixSeconds, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
+import { NOTE_ACCESS_TYPES } from '../values';
 
-export const NOTE_ACCESS_TYPES = ['org', 'enterprise'] as const;
-export type NoteAccessType = (typeof NOTE_ACCESS_TYPES)[number];
+export { NOTE_ACCESS_TYPES, type NoteAccessType } from '../values';
 
 /**
  * Limits on a note's fields. The spec shows no maximum sizes; these are the console's own, generous enough for

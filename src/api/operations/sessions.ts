@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { After, First, PageQuery, QueryBoolean, queryArray, queryInt, OrgId, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
+import { SESSION_ORIGINS } from '../values';
 
 /** Status values the console knows (api-facts). The API may send others: they are shown as they are. */
 export const SESSION_STATUSES = [
@@ -48,23 +49,7 @@ export const SUSPENDED_STATUS_DETAILS = [
   'error',
 ] as const;
 
-/**
- * `origins` filter values: the spec's `webapp`, `api`, `other`, the vendor reference's `automation`, `cli`,
- * `desktop`, and the chat and issue-tracker integrations.
- */
-export const SESSION_ORIGINS = [
-  'webapp',
-  'api',
-  'automation',
-  'cli',
-  'desktop',
-  'slack',
-  'teams',
-  'linear',
-  'jira',
-  'other',
-] as const;
-export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
+export { SESSION_ORIGINS, type SessionOrigin } from '../values';
 
 export const AGENT_MODES = ['normal', 'fast', 'lite'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];

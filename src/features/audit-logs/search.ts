@@ -5,7 +5,7 @@
  * Bounds follow the contract: `time_after` inclusive, `time_before` exclusive.
  */
 import { z } from 'zod';
-import { AUDIT_LOG_ORDERS, type AuditLogOrder } from '@/api/operations/audit-logs';
+import { AUDIT_LOG_ORDERS, type AuditLogOrder } from '@/api/values';
 
 export const RANGE_PRESETS = {
   '1h': { label: 'Last hour', seconds: 3_600 },

@@ -1,6 +1,6 @@
 /** The knowledge list's URL search parameters: every filter lives in the URL, so links can be shared. */
 import { z } from 'zod';
-import { NOTE_ACCESS_TYPES } from '@/api/operations/knowledge';
+import { NOTE_ACCESS_TYPES } from '@/api/values';
 
 const text = z
   .string()

@@ -5,7 +5,8 @@
  * to "no filter" rather than an error.
  */
 import { z } from 'zod';
-import { SESSION_ORIGINS, type EnterpriseSessionListQuery } from '@/api/operations/sessions';
+import type { EnterpriseSessionListQuery } from '@/api/operations/sessions';
+import { SESSION_ORIGINS } from '@/api/values';
 
 const csv = z
   .preprocess((v) => {
