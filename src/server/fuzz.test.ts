@@ -2,6 +2,7 @@
  * Fuzzing: thousands of random and malformed requests (methods, paths, query values, JSON bodies) to the
  * sandbox and through the proxy. No 5xx, no crash; every answer a well-formed problem body or a valid
  * response (the test sandbox checks every success against the operation's response schema).
+ * `FUZZ_SEED=<n> npx vitest run src/server/fuzz.test.ts` explores other request sequences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -132,7 +133,7 @@ afterAll(() => c.close());
 
 describe('fuzzing', () => {
   it('the sandbox answers 2,000 random requests without a 5xx, each well-formed', async () => {
-    const rng = createRng(7);
+    const rng = createRng(Number(process.env.FUZZ_SEED ?? 7));
     const sandbox = c.sandbox!;
     for (let i = 0; i < 2000; i++) {
       const r = randomRequest(rng, orgIds);
@@ -150,7 +151,7 @@ describe('fuzzing', () => {
   }, 120_000);
 
   it('the proxy answers 1,000 random requests without a 5xx, each well-formed', async () => {
-    const rng = createRng(11);
+    const rng = createRng(Number(process.env.FUZZ_SEED ?? 7) + 4);
     for (let i = 0; i < 1000; i++) {
       const r = randomRequest(rng, orgIds);
       const headers: Record<string, string> = {};
