@@ -61,14 +61,36 @@ export function fieldPath(loc: FieldError['loc']): string {
   return parts.map(String).join('.');
 }
 
-/** Turns zod issues into problem `errors`, prefixed with where the value came from. */
+/** Most field errors one problem lists; the rest are counted in one last entry. */
+export const MAX_FIELD_ERRORS = 100;
+
+/** Keeps at most MAX_FIELD_ERRORS errors, and says how many more there were. */
+export function capFieldErrors(errors: readonly FieldError[], where: string = 'body'): FieldError[] {
+  if (errors.length <= MAX_FIELD_ERRORS) return [...errors];
+  const more = errors.length - (MAX_FIELD_ERRORS - 1);
+  return [
+    ...errors.slice(0, MAX_FIELD_ERRORS - 1),
+    { loc: [where], msg: `${more} more errors are not listed; fix the ones above first`, type: 'too_many_errors' },
+  ];
+}
+
+/** Turns zod issues into problem `errors`, prefixed with where the value came from; at most MAX_FIELD_ERRORS. */
 export function issuesToFieldErrors(
   where: 'body' | 'query' | 'path',
   issues: readonly z.core.$ZodIssue[],
 ): FieldError[] {
-  return issues.map((i) => ({
+  const listed = issues.length <= MAX_FIELD_ERRORS ? issues : issues.slice(0, MAX_FIELD_ERRORS - 1);
+  const errors: FieldError[] = listed.map((i) => ({
     loc: [where, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
     msg: i.message,
     type: i.code,
   }));
+  if (listed.length < issues.length) {
+    errors.push({
+      loc: [where],
+      msg: `${issues.length - listed.length} more errors are not listed; fix the ones above first`,
+      type: 'too_many_errors',
+    });
+  }
+  return errors;
 }

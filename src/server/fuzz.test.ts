@@ -168,6 +168,72 @@ describe('fuzzing', () => {
     }
   }, 120_000);
 
+  it("the console's own endpoints answer 600 random requests, bodies of every shape up to the limit, without a 5xx and in bounded memory", async () => {
+    const rng = createRng(Number(process.env.FUZZ_SEED ?? 7) + 9);
+    const org = () =>
+      rng.chance(0.8) ? rng.pick(orgIds) : encodeURIComponent(rng.pick(NASTY.filter(Boolean)).slice(0, 40));
+    const id = () => String(rng.chance(0.5) ? rng.int(0, 20) : rng.pick(NASTY.filter(Boolean)).slice(0, 40));
+    const endpoints: Array<() => [string, string]> = [
+      () => ['GET', `/console/git-permissions/orgs/${org()}`],
+      () => ['PUT', `/console/git-permissions/orgs/${org()}`],
+      () => ['DELETE', `/console/git-permissions/orgs/${org()}`],
+      () => [
+        'GET',
+        `/console/git-permissions/orgs/${org()}/revisions?first=${encodeURIComponent(id())}&after=${encodeURIComponent(id())}`,
+      ],
+      () => ['GET', `/console/git-permissions/orgs/${org()}/revisions/${encodeURIComponent(id())}`],
+      () => [
+        'GET',
+        `/console/git-permissions/orgs/${org()}/revisions/diff?from=${encodeURIComponent(id())}&to=${encodeURIComponent(id())}`,
+      ],
+      () => ['POST', `/console/git-permissions/orgs/${org()}/revisions/${encodeURIComponent(id())}/restore`],
+      () => ['PATCH', `/console/git-permissions/orgs/${org()}/permissions/${encodeURIComponent(id())}`],
+      () => [
+        rng.pick(METHODS),
+        `/console/${rng.pick(['health', 'config', 'nope', 'git-permissions', 'git-permissions/orgs'])}`,
+      ],
+    ];
+    /** Bodies of every shape, some near the 2 MiB limit: long arrays, deep nesting, long strings. */
+    const body = (): string | undefined => {
+      switch (rng.int(0, 7)) {
+        case 0:
+          return undefined;
+        case 1:
+          return rng.pick(['{', 'not json', '[1,2', '"str"', '12', 'null', '']);
+        case 2:
+          return `{"base_version":"v","permissions":[${'{},'.repeat(rng.int(1, 600_000))}{}]}`;
+        case 3:
+          return `{"base_version":${'['.repeat(rng.int(1, 50_000))}${']'.repeat(rng.int(1, 50_000))}}`;
+        case 4:
+          return JSON.stringify({
+            base_version: rng.hex(8),
+            permissions: Array.from({ length: rng.int(0, 6_000) }, () => ({
+              git_connection_id: rng.pick(['conn-1', '', 'x']),
+              repo_path: rng.pick(['acme/api', 'bad path', '', 'a'.repeat(600)]),
+              read_only: rng.pick([true, false, 'no']),
+            })),
+            allow_per_item: rng.chance(0.5),
+          });
+        case 5:
+          return JSON.stringify({ read_only: randomValue(rng), base_version: randomValue(rng), set: randomValue(rng) });
+        default:
+          return JSON.stringify(randomValue(rng));
+      }
+    };
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    for (let i = 0; i < 600; i++) {
+      const [method, path] = rng.pick(endpoints)();
+      const b = method === 'GET' || method === 'HEAD' ? undefined : body();
+      const headers: Record<string, string> = b !== undefined ? { 'content-type': 'application/json' } : {};
+      const res = await rawRequest(c.port, method, path, headers, b);
+      checkAnswer(res, `${method} ${path.slice(0, 200)} ${b?.slice(0, 80) ?? ''}`);
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    // The test process holds the console and the sandbox: all of it stays within a few hundred MB.
+    expect(peak - rssBefore).toBeLessThan(400 * 1_048_576);
+  }, 180_000);
+
   it('is still healthy afterwards', async () => {
     expect((await c.api.get('/console/health')).status).toBe(200);
     expect((await c.api.get('/api/v3/enterprise/organizations')).status).toBe(200);

@@ -20,6 +20,11 @@ import { defineOperations } from './define';
 
 /** Documented limit: a replace (and, by the vendor's shared request schema, a bulk add) takes at most 200 items. */
 export const GIT_PERMISSIONS_MAX_PER_REQUEST = 200;
+/**
+ * Largest set the console's safe endpoints handle, read or written (applied item by item past 200): the
+ * console's own bound, so one request or one upstream cannot make it hold an unbounded set.
+ */
+export const GIT_PERMISSION_SET_MAX = 5_000;
 /** Longest matcher value accepted (the console's own bound, so a pasted file cannot grow without limit). */
 export const GIT_MATCHER_MAX_LENGTH = 512;
 /** The vendor's repositories list pages by at most 100 (the spec allows 200 everywhere; the console asks for ≤ 100). */
@@ -498,13 +503,19 @@ export const GitPermissionBase = z.strictObject({
         created_at: z.number().nullish(),
       }).loose(),
     )
+    .max(GIT_PERMISSION_SET_MAX, `base holds at most ${GIT_PERMISSION_SET_MAX} permissions`)
     .optional(),
 });
 
 /** PUT /console/git-permissions/orgs/{org_id}: a replace with the conflict check, any size. */
 export const ConsoleReplaceRequest = withSetRules(
   GitPermissionBase.extend({
-    permissions: z.array(GitPermissionCreateRequest, { message: 'permissions must be an array of permissions' }),
+    permissions: z
+      .array(GitPermissionCreateRequest, { message: 'permissions must be an array of permissions' })
+      .max(
+        GIT_PERMISSION_SET_MAX,
+        `A set holds at most ${GIT_PERMISSION_SET_MAX} permissions in the console, even applied item by item`,
+      ),
     /** Needed for a set over 200: apply it with per-item operations (delete, update, add), which is not atomic. */
     allow_per_item: z.boolean().optional(),
   }),
@@ -529,7 +540,15 @@ export interface ConsoleGitPermissionSet {
   count: number;
 }
 
-export type GitRevisionAction = 'replace' | 'clear' | 'restore';
+/** PATCH /console/git-permissions/orgs/{org_id}/permissions/{git_permission_id}: one permission's read_only. */
+export const ConsoleUpdateRequest = z.strictObject({
+  read_only: z.boolean({ message: 'read_only must be true or false' }),
+  /** The version of the set the change was made on; a different current set answers 409. */
+  base_version: z.string().min(1).optional(),
+});
+export type ConsoleUpdateRequest = z.input<typeof ConsoleUpdateRequest>;
+
+export type GitRevisionAction = 'replace' | 'clear' | 'restore' | 'update';
 export type GitRevisionStatus = 'applying' | 'applied' | 'failed' | 'partial';
 
 /** One change made through the console: the set before it (always stored first) and its result. */

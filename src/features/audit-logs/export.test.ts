@@ -4,7 +4,8 @@ import type { AuditLogEntry } from '@/api/operations/audit-logs';
 import type { Page } from '@/api/page';
 import { problem } from '@/api/problem';
 import { ApiError } from '@/lib/api-error';
-import { csvCell, csvRow, CSV_COLUMNS, runExport } from './export';
+import { csvCell } from '@/lib/csv';
+import { csvRow, CSV_COLUMNS, runExport } from './export';
 
 const entry = (i: number): AuditLogEntry => ({
   audit_log_id: `audit-${i}`,
@@ -45,6 +46,13 @@ describe('CSV', () => {
       true,
     );
     expect(CSV_COLUMNS).toHaveLength(10);
+  });
+
+  it('guards every text column with the shared writer, including a leading space and full-width forms', () => {
+    const line = csvRow({ ...entry(2), service_user_name: ' =1+1', user_email: '\uFF1DHYPERLINK("x")', action: '-2' });
+    expect(line).toContain(`,'-2,`);
+    expect(line).toContain(`,' =1+1,`);
+    expect(line).toContain(`,"'\uFF1DHYPERLINK(""x"")",`);
   });
 });
 

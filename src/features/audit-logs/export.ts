@@ -5,6 +5,7 @@
 import type { AuditLogEntry } from '@/api/operations/audit-logs';
 import type { Page } from '@/api/page';
 import { isApiError } from '@/lib/api-error';
+import { csvRow as csvRecord } from '@/lib/csv';
 import { formatUtc } from '@/lib/format';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -27,22 +28,15 @@ export const CSV_COLUMNS = [
   'data',
 ] as const;
 
-/**
- * One CSV cell (RFC 4180). Text that a spreadsheet would run as a formula (= + - @ and control characters at
- * the start) is prefixed with an apostrophe: an audit log holds text others wrote.
- */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  let s = typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/** The header line (CSV cells and the formula guard come from the shared writer in `@/lib/csv`). */
 export function csvHeader(): string {
-  return `${CSV_COLUMNS.join(',')}\r\n`;
+  return csvRecord(CSV_COLUMNS);
 }
 
+/**
+ * One entry as a CSV line. An audit log holds text others wrote: the shared writer prefixes with an apostrophe
+ * any cell a spreadsheet would run as a formula.
+ */
 export function csvRow(e: AuditLogEntry): string {
   const values: Record<(typeof CSV_COLUMNS)[number], unknown> = {
     created_at_utc: formatUtc(e.created_at),
@@ -56,7 +50,7 @@ export function csvRow(e: AuditLogEntry): string {
     audit_log_id: e.audit_log_id,
     data: JSON.stringify(e.data ?? {}),
   };
-  return `${CSV_COLUMNS.map((c) => csvCell(values[c])).join(',')}\r\n`;
+  return csvRecord(CSV_COLUMNS.map((c) => values[c]));
 }
 
 /** One JSON Lines record: the entry as the API sent it, on one line. */

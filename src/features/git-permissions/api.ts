@@ -1,6 +1,7 @@
 /**
- * Git permissions: query keys, query options and mutations. Reads page through the API proxy; replace, clear
- * and restore go through the console server's safe endpoints (complete read, conflict check, history).
+ * Git permissions: query keys, query options and mutations. Reads page through the API proxy; replace, clear,
+ * restore and the read-only toggle go through the console server's safe endpoints (complete read, conflict
+ * check, history).
  */
 import {
   infiniteQueryOptions,
@@ -17,9 +18,10 @@ import type {
   GitPermissionRevision,
   GitPermissionRevisionSummary,
 } from '@/api/operations/git-permissions';
-import { GIT_REPOSITORIES_PAGE_MAX } from '@/api/operations/git-permissions';
+import { GIT_REPOSITORIES_PAGE_MAX, gitPermissionSetVersion } from '@/api/operations/git-permissions';
 import { nextCursor, type Page } from '@/api/page';
 import { apiCall, consoleCall } from '@/lib/api-client';
+import { errorMessage, isApiError } from '@/lib/api-error';
 
 export const gitPermissionKeys = {
   all: ['git-permissions'] as const,
@@ -28,6 +30,8 @@ export const gitPermissionKeys = {
   infinite: (orgId: string) => [...gitPermissionKeys.lists(orgId), 'infinite'] as const,
   current: (orgId: string) => [...gitPermissionKeys.lists(orgId), 'current'] as const,
   revisions: (orgId: string) => [...gitPermissionKeys.org(orgId), 'revisions'] as const,
+  /** The mutation key of the read-only toggles (not a query). */
+  toggleReadOnly: (orgId: string) => [...gitPermissionKeys.org(orgId), 'toggle-read-only'] as const,
   revision: (orgId: string, id: number) => [...gitPermissionKeys.revisions(orgId), 'detail', id] as const,
   revisionDiff: (orgId: string, from: number, to: number) =>
     [...gitPermissionKeys.revisions(orgId), 'diff', from, to] as const,
@@ -190,30 +194,99 @@ export function useRestoreGitRevision(orgId: string) {
   });
 }
 
-/** Quick toggle of one permission's read_only (PATCH), updating the loaded list in place. */
-export function useToggleReadOnly(orgId: string) {
+/** What the console answers after a single-permission change: the new complete set and the permission. */
+export interface ToggleResult extends ApplyResult {
+  permission: GitPermission;
+}
+
+export type PermissionPages = InfiniteData<Page<GitPermission>, string | undefined>;
+
+/** The loaded list's items, and whether it holds the whole set (every page read). */
+export function loadedSet(data: PermissionPages | undefined): { items: GitPermission[]; complete: boolean } {
+  if (!data || data.pages.length === 0) return { items: [], complete: false };
+  const last = data.pages[data.pages.length - 1]!;
+  return { items: data.pages.flatMap((p) => p.items), complete: nextCursor(last) === undefined };
+}
+
+/** The loaded pages with one permission replaced by its new state (pages and cursors kept). */
+export function withPermission(data: PermissionPages, updated: GitPermission): PermissionPages {
+  return {
+    ...data,
+    pages: data.pages.map((p) =>
+      p.items.some((i) => i.git_permission_id === updated.git_permission_id)
+        ? {
+            ...p,
+            items: p.items.map((i) => (i.git_permission_id === updated.git_permission_id ? { ...i, ...updated } : i)),
+          }
+        : p,
+    ),
+  };
+}
+
+export interface ToggleVariables {
+  id: string;
+  read_only: boolean;
+  /** The permission in words, for messages. */
+  label?: string;
+}
+
+/** Why a toggle did not apply, in words (409: the set changed since it was loaded; 404: the permission is gone). */
+export function toggleErrorMessage(what: string, error: unknown): string {
+  if (isApiError(error) && error.status === 409)
+    return `Could not change ${what}: the permissions changed since this list was loaded, so nothing was changed. The list now shows the current permissions; toggle again if it is still needed.`;
+  if (isApiError(error) && error.status === 404)
+    return `Could not change ${what}: it no longer exists. The list now shows the current permissions.`;
+  return `Could not change ${what}: ${errorMessage(error)}`;
+}
+
+/**
+ * Quick toggle of one permission's read_only. It goes through the console server, under the same
+ * per-organization lock and version check as a bulk replace, and is recorded in history. The version of the
+ * loaded set is sent when the whole set is loaded, so a toggle on a set that changed meanwhile answers 409
+ * instead of reverting the other change. Toggles of one organization run one after another, each against the
+ * set the previous one left.
+ */
+export function useToggleReadOnly(
+  orgId: string,
+  opts: { onError?: (error: unknown, variables: ToggleVariables) => void } = {},
+) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, read_only }: { id: string; read_only: boolean }) =>
-      apiCall('gitPermissions.update', { params: { org_id: orgId, git_permission_id: id }, body: { read_only } }),
-    onSuccess: (updated) => {
-      qc.setQueryData<InfiniteData<Page<GitPermission>, string | undefined>>(
-        gitPermissionKeys.infinite(orgId),
-        (data) =>
-          data
-            ? {
-                ...data,
-                pages: data.pages.map((p) => ({
-                  ...p,
-                  items: p.items.map((i) =>
-                    i.git_permission_id === updated.git_permission_id ? { ...i, ...updated } : i,
-                  ),
-                })),
-              }
-            : data,
+    mutationKey: gitPermissionKeys.toggleReadOnly(orgId),
+    scope: { id: `git-permissions-toggle:${orgId}` },
+    mutationFn: ({ id, read_only }: ToggleVariables) => {
+      // Read at run time, not when clicked: a queued toggle sees the set the previous toggle answered.
+      const loaded = loadedSet(qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite(orgId)));
+      const body = loaded.complete ? { read_only, base_version: gitPermissionSetVersion(loaded.items) } : { read_only };
+      return consoleCall<ToggleResult>(
+        'PATCH',
+        `/git-permissions/orgs/${encodeURIComponent(orgId)}/permissions/${encodeURIComponent(id)}`,
+        { body },
       );
-      // The console's complete read and the history's "current" are now stale; the paged list is not.
-      void qc.invalidateQueries({ queryKey: gitPermissionKeys.current(orgId) });
+    },
+    onSuccess: (result, variables) => {
+      const updated = result.permission ?? result.items.find((i) => i.git_permission_id === variables.id);
+      let sameSet = false;
+      qc.setQueryData<PermissionPages>(gitPermissionKeys.infinite(orgId), (data) => {
+        if (!data) return data;
+        const next = updated ? withPermission(data, updated) : data;
+        const loaded = loadedSet(next);
+        sameSet = loaded.complete && gitPermissionSetVersion(loaded.items) === result.version;
+        return next;
+      });
+      // The answer holds the complete new set: the console's read of it is known.
+      const { org_id, items, version, count } = result;
+      qc.setQueryData<ConsoleGitPermissionSet>(gitPermissionKeys.current(orgId), { org_id, items, version, count });
+      // Another change landed too (no version was sent): read the list again.
+      if (!sameSet) void qc.invalidateQueries({ queryKey: gitPermissionKeys.infinite(orgId) });
+      // The toggle is a revision: the history shows it.
+      void qc.invalidateQueries({ queryKey: gitPermissionKeys.revisions(orgId) });
+    },
+    onError: (error, variables) => {
+      // 409: the set changed since it was loaded; 404: the permission is gone. Show the set as it is now.
+      if (isApiError(error) && (error.status === 409 || error.status === 404))
+        void qc.invalidateQueries({ queryKey: gitPermissionKeys.lists(orgId) });
+      opts.onError?.(error, variables);
     },
   });
 }

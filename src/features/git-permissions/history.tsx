@@ -31,7 +31,12 @@ import {
 import { conflictOf, connectionLabel, DiffView, MatcherText, useConnections, type ConflictBody } from './shared';
 
 const STATUS_TONE: Record<string, Tone> = { applied: 'success', failed: 'danger', partial: 'warn', applying: 'info' };
-const ACTION_LABEL: Record<string, string> = { replace: 'Replace', clear: 'Clear all', restore: 'Restore' };
+const ACTION_LABEL: Record<string, string> = {
+  replace: 'Replace',
+  clear: 'Clear all',
+  restore: 'Restore',
+  update: 'Read-only toggle',
+};
 
 function RevisionStatus({ r }: { r: GitPermissionRevisionSummary }) {
   return (

@@ -1,7 +1,9 @@
 /**
  * An organization's git permissions: every page loaded (with progress), filtered and sorted in the browser,
- * with a quick read-only toggle per row (PATCH) that does not open the editor.
+ * with a quick read-only toggle per row that does not open the editor (through the console server: the same
+ * lock and version check as the bulk editor, and recorded in history).
  */
+import { useMutationState } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp, History, Pencil } from 'lucide-react';
 import { Switch } from 'radix-ui';
@@ -21,8 +23,7 @@ import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
-import { errorMessage } from '@/lib/api-error';
-import { useToggleReadOnly } from './api';
+import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly } from './api';
 import {
   ClearAllButton,
   connectionLabel,
@@ -53,8 +54,16 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
   const navigate = useNavigate({ from: '/orgs/$orgId/git-permissions/' });
   const { query, items, total, complete, pages } = useAllGitPermissions(orgId);
   const { byId } = useConnections();
-  const toggle = useToggleReadOnly(orgId);
   const [toggleError, setToggleError] = useState<{ id: string; message: string } | null>(null);
+  // Every toggle reports its own failure (toggles run one after another; a later click must not hide it).
+  const toggle = useToggleReadOnly(orgId, {
+    onError: (e, v) => setToggleError({ id: v.id, message: toggleErrorMessage(v.label ?? v.id, e) }),
+  });
+  // Every toggle still running (they run one after another), so each of their switches stays disabled.
+  const togglingIds = useMutationState({
+    filters: { mutationKey: gitPermissionKeys.toggleReadOnly(orgId), status: 'pending' },
+    select: (m) => (m.state.variables as { id: string } | undefined)?.id,
+  });
   const setSearch = (patch: Partial<TableSearch>) =>
     void navigate({ search: (prev: TableSearch) => ({ ...prev, ...patch }), replace: true });
 
@@ -219,20 +228,11 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
               <span role="cell" className="flex items-center gap-2">
                 <Switch.Root
                   checked={p.read_only}
-                  disabled={toggle.isPending && toggle.variables?.id === p.git_permission_id}
+                  disabled={togglingIds.includes(p.git_permission_id)}
                   aria-label={`Read-only: ${describeMatcher(p)}`}
                   onCheckedChange={(checked) => {
                     setToggleError(null);
-                    toggle.mutate(
-                      { id: p.git_permission_id, read_only: checked },
-                      {
-                        onError: (e) =>
-                          setToggleError({
-                            id: p.git_permission_id,
-                            message: `Could not change ${describeMatcher(p)}: ${errorMessage(e)}`,
-                          }),
-                      },
-                    );
+                    toggle.mutate({ id: p.git_permission_id, read_only: checked, label: describeMatcher(p) });
                   }}
                   className="relative h-5 w-9 shrink-0 rounded-full border border-line bg-surface-2 transition-colors disabled:opacity-50 data-[state=checked]:border-warn data-[state=checked]:bg-warn"
                 >

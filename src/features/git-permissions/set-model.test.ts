@@ -46,6 +46,26 @@ describe('import and export', () => {
     expect(parseImport(toJson(items)).items).toHaveLength(2);
     expect(parseImport(csv).items).toHaveLength(2);
   });
+  it('guards spreadsheet formulas in the export and re-imports the same set', () => {
+    const risky = [
+      { git_connection_id: 'c1', repo_path: '=HYPERLINK("x")', prefix_path: null, group_prefix: null, read_only: true },
+      { git_connection_id: 'c1', repo_path: null, prefix_path: '-team/', group_prefix: null, read_only: false },
+      { git_connection_id: 'c1', repo_path: null, prefix_path: null, group_prefix: '@ops', read_only: false },
+      { git_connection_id: 'c1', repo_path: '\uFF1D1+1', prefix_path: null, group_prefix: null, read_only: false },
+      { git_connection_id: 'c1', repo_path: "'+already", prefix_path: null, group_prefix: null, read_only: false },
+    ];
+    const csv = toCsv(risky);
+    expect(csv.split('\r\n').slice(1, 5)).toEqual([
+      `c1,"'=HYPERLINK(""x"")",,,true`,
+      `c1,,'-team/,,false`,
+      `c1,,,'@ops,false`,
+      `c1,'\uFF1D1+1,,,false`,
+    ]);
+    const back = parseCsv(csv);
+    expect(back.errors).toEqual([]);
+    expect(back.items.map((i) => toInput(toDraftRow(i)))).toEqual(risky);
+    expect(gitPermissionSetVersion(back.items.map((i) => toInput(toDraftRow(i))))).toBe(gitPermissionSetVersion(risky));
+  });
   it('reports what it cannot read', () => {
     expect(parseCsv('repo_path\na/b').errors[0]).toMatch(/git_connection_id is missing/);
     expect(parseCsv('git_connection_id,repo_path,read_only\nc,a/b,maybe').errors[0]).toMatch(/Line 2: read_only/);

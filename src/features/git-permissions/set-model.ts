@@ -12,6 +12,7 @@ import {
   type MatcherField,
   type NormalizedGitPermission,
 } from '@/api/operations/git-permissions';
+import { parseCsvRecords, toCsv as toCsvText } from '@/lib/csv';
 
 /** One row of the editor: a permission being edited, with a local id that survives edits. */
 export interface DraftRow {
@@ -75,64 +76,22 @@ export function validateDraft(rows: readonly DraftRow[], connectionIds?: Readonl
 
 export const CSV_COLUMNS = ['git_connection_id', 'repo_path', 'prefix_path', 'group_prefix', 'read_only'] as const;
 
-function csvCell(v: string): string {
-  return /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
+/** The set as CSV (the shared writer: RFC 4180, CRLF, spreadsheet formulas guarded). */
 export function toCsv(items: readonly GitPermissionInput[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const i of items) {
-    lines.push(
-      [
-        i.git_connection_id,
-        i.repo_path ?? '',
-        i.prefix_path ?? '',
-        i.group_prefix ?? '',
-        i.read_only ? 'true' : 'false',
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  return toCsvText(
+    CSV_COLUMNS,
+    items.map((i) => [
+      i.git_connection_id,
+      i.repo_path ?? '',
+      i.prefix_path ?? '',
+      i.group_prefix ?? '',
+      i.read_only ? 'true' : 'false',
+    ]),
+  );
 }
 
 export function toJson(items: readonly GitPermissionInput[]): string {
   return `${JSON.stringify({ permissions: items.map(normalizeGitPermission) }, null, 2)}\n`;
-}
-
-/** Splits CSV text into records (RFC 4180: quoted cells, doubled quotes, newlines inside quotes). */
-export function parseCsvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      records.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length > 0) {
-    row.push(cell);
-    records.push(row);
-  }
-  return records.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
 export interface ImportResult {
@@ -156,7 +115,7 @@ function readBool(v: unknown, where: string, errors: string[]): boolean {
 
 /** Reads CSV with a header row naming the columns (any order; `read_only` optional). */
 export function parseCsv(text: string): ImportResult {
-  const records = parseCsvRecords(text.replace(/^\uFEFF/, ''));
+  const records = parseCsvRecords(text.replace(/^\uFEFF/, ''), { unguard: true });
   const errors: string[] = [];
   if (records.length === 0) return { items: [], errors: ['The CSV is empty'] };
   const header = records[0]!.map((h) => h.trim().toLowerCase());

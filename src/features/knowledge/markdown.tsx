@@ -119,16 +119,35 @@ export function parseBlocks(source: string): Block[] {
   return blocks;
 }
 
-/** Only targets that cannot run script: http(s), mailto, and in-page or same-site paths. */
+/**
+ * Only targets that cannot run script or leave for another site unannounced: absolute `http(s)://host…`,
+ * `mailto:`, in-page `#anchors` and same-site paths `/x`. Scheme-relative `//host`, `/\host` (browsers read a
+ * backslash as a slash), any backslash, control character or whitespace inside the target, and every other
+ * scheme (`javascript:`, `data:`, `vbscript:`, entity-encoded tricks, which are not decoded here) are refused.
+ */
 export function safeHref(url: string): string | null {
   const u = url.trim();
-  if (/^(https?:|mailto:)/i.test(u)) return u;
-  if (/^(#|\/(?!\/))/.test(u)) return u;
+  // Browsers drop tabs and newlines inside URLs and read "\" as "/": refuse them rather than guess.
+  // eslint-disable-next-line no-control-regex
+  if (u === '' || /[\\\s\u0000-\u001f\u007f-\u009f]/.test(u)) return null;
+  if (u.startsWith('#')) return u;
+  if (/^\/(?![/\\])/.test(u)) return u;
+  if (/^mailto:[^/]/i.test(u)) return u;
+  if (/^https?:\/\/[^/]/i.test(u)) {
+    try {
+      const parsed = new URL(u);
+      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' ? u : null;
+    } catch {
+      return null;
+    }
+  }
   return null;
 }
 
+// A link's target has no spaces and parentheses only in balanced pairs (`…/Foo_(bar)`, `javascript:alert(1)`),
+// so `[x](javascript:alert(1))` is one link (refused by safeHref) and no stray ")" is left behind.
 const INLINE =
-  /(`+)([\s\S]*?[^`])\1(?!`)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|~~([\s\S]+?)~~|\*([^*\s][\s\S]*?)\*|(?<![\w])_([^_\s][\s\S]*?)_(?![\w])|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<((?:https?:\/\/|mailto:)[^>\s]+)>|\n/g;
+  /(`+)([\s\S]*?[^`])\1(?!`)|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|~~([\s\S]+?)~~|\*([^*\s][\s\S]*?)\*|(?<![\w])_([^_\s][\s\S]*?)_(?![\w])|\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)(?:\s+"[^"]*")?\)|<((?:https?:\/\/|mailto:)[^>\s]+)>|\n/g;
 
 /** Renders inline Markdown to React nodes. */
 export function renderInline(text: string, keyPrefix = 'i'): ReactNode[] {
@@ -163,10 +182,15 @@ export function renderInline(text: string, keyPrefix = 'i'): ReactNode[] {
         ),
       );
     } else if (m[10] !== undefined) {
+      const href = safeHref(m[10]);
       out.push(
-        <a key={key} href={m[10]} target="_blank" rel="noopener noreferrer nofollow" className="text-accent underline">
-          {m[10]}
-        </a>,
+        href ? (
+          <a key={key} href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-accent underline">
+            {m[10]}
+          </a>
+        ) : (
+          <Fragment key={key}>{m[10]}</Fragment>
+        ),
       );
     } else {
       out.push(<br key={key} />);

@@ -1,17 +1,43 @@
 /**
  * The console server's own client of the API, for console endpoints that compose several calls (e.g. the
  * safe git-permission replace). Calls operations by id from the contract, with the configured credential.
+ *
+ * Bounded in every way a hostile or broken upstream could exploit: each answer's size, the pages and items of
+ * a list read whole, a cursor that repeats, the time a call and a whole read may take, and the browser going
+ * away (the caller's signal). It never follows a redirect: the credential goes to the configured origin only.
+ * What the upstream says in a problem body is redacted before it travels on.
  */
 import { buildPath, type OperationId, type Operations, getOperation } from '../../api/operations';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../api/operations/define';
 import { nextCursor, type Page } from '../../api/page';
 import { ProblemDetail, problem } from '../../api/problem';
+import type { Redactor } from '../redact';
 
 export interface UpstreamTarget {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
+  redactor: Redactor;
+  limits?: Partial<UpstreamLimits>;
 }
+
+export interface UpstreamLimits {
+  /** Largest answer read, in bytes. */
+  maxAnswerBytes: number;
+  /** Most pages one `all` reads. */
+  maxPages: number;
+  /** Most items one `all` collects. */
+  maxItems: number;
+  /** Longest one `all` may take, in milliseconds, whatever the number of pages. */
+  allDeadlineMs: number;
+}
+
+export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = {
+  maxAnswerBytes: 8 * 1_048_576,
+  maxPages: 100,
+  maxItems: 20_000,
+  allDeadlineMs: 60_000,
+};
 
 /** A problem the upstream answered (or a 502/504 standing in for one that could not be reached). */
 export class UpstreamProblem extends Error {
@@ -31,14 +57,53 @@ export interface CallArgs<I extends OperationId> {
   signal?: AbortSignal;
 }
 
+export interface AllArgs<I extends OperationId> extends CallArgs<I> {
+  /** Most items wanted; more is an error (a set larger than the console handles). */
+  maxItems?: number;
+}
+
 export interface UpstreamClient {
   call<I extends OperationId>(id: I, args?: CallArgs<I>): Promise<ResponseOf<Operations[I]>>;
-  /** Reads every page of a paginated list. */
-  all<I extends OperationId>(id: I, args?: CallArgs<I>): Promise<unknown[]>;
+  /** Reads every page of a paginated list, within the limits. */
+  all<I extends OperationId>(id: I, args?: AllArgs<I>): Promise<unknown[]>;
+}
+
+const badGateway = (detail: string) => new UpstreamProblem(502, problem(502, detail));
+
+/** Reads a body up to `max` bytes; past it, stops reading and throws. */
+async function readCapped(res: Response, max: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw badGateway(`The Agent Platform API answered with more than ${max} bytes; the console reads at most that`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw badGateway(`The Agent Platform API answered with more than ${max} bytes; the console reads at most that`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
   const base = target.baseUrl.replace(/\/+$/, '');
+  const limits = { ...DEFAULT_UPSTREAM_LIMITS, ...target.limits };
+  const { redactor } = target;
+
+  /** The upstream's problem body with every copy of the credential removed. */
+  function cleanProblem(body: ProblemDetail): ProblemDetail {
+    return JSON.parse(redactor.redact(JSON.stringify(body))) as ProblemDetail;
+  }
+
   async function call<I extends OperationId>(id: I, args: CallArgs<I> = {}) {
     const op = getOperation(id);
     const url = new URL(base + buildPath(op.path, args.params as Record<string, string> | undefined));
@@ -47,9 +112,8 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       if (Array.isArray(v)) v.forEach((x) => url.searchParams.append(k, String(x)));
       else url.searchParams.set(k, String(v));
     }
-    const signal = args.signal
-      ? AbortSignal.any([args.signal, AbortSignal.timeout(target.timeoutMs)])
-      : AbortSignal.timeout(target.timeoutMs);
+    const timeout = AbortSignal.timeout(target.timeoutMs);
+    const signal = args.signal ? AbortSignal.any([args.signal, timeout]) : timeout;
     let res: Response;
     try {
       res = await fetch(url, {
@@ -57,13 +121,17 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
         headers: {
           authorization: `Bearer ${target.apiKey}`,
           accept: 'application/json',
+          'accept-encoding': 'identity',
           ...(args.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         body: args.body !== undefined ? JSON.stringify(args.body) : undefined,
         signal,
+        // Never follow: a redirect elsewhere would carry the credential, or bring back another site's answer.
+        redirect: 'manual',
       });
     } catch (err) {
-      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      if (args.signal?.aborted) throw args.signal.reason ?? err;
+      const timedOut = timeout.aborted;
       const status = timedOut ? 504 : 502;
       throw new UpstreamProblem(
         status,
@@ -73,34 +141,103 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
         ),
       );
     }
-    const text = await res.text();
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      let where = 'elsewhere';
+      try {
+        const to = new URL(res.headers.get('location') ?? '', url);
+        where = to.origin === url.origin ? 'another path' : `another origin (${to.origin.slice(0, 100)})`;
+      } catch {
+        // no usable Location
+      }
+      throw badGateway(
+        `The Agent Platform API answered ${res.status}, a redirect to ${redactor.redact(where)}; the console does not follow redirects`,
+      );
+    }
+    let text: string;
+    try {
+      text = await readCapped(res, limits.maxAnswerBytes);
+    } catch (err) {
+      if (err instanceof UpstreamProblem) throw err;
+      if (args.signal?.aborted) throw args.signal.reason ?? err;
+      throw timeout.aborted
+        ? new UpstreamProblem(504, problem(504, 'The Agent Platform API did not finish its answer in time'))
+        : badGateway('The Agent Platform API closed the connection mid-answer');
+    }
     if (!res.ok) {
       let body: ProblemDetail;
       try {
-        body = ProblemDetail.parse(JSON.parse(text));
+        body = cleanProblem(ProblemDetail.parse(JSON.parse(text)));
       } catch {
         body = problem(res.status, `The Agent Platform API answered ${res.status} without a problem body`);
       }
       const headers: Record<string, string> = {};
       const retryAfter = res.headers.get('retry-after');
-      if (retryAfter) headers['retry-after'] = retryAfter;
+      if (retryAfter && /^\d{1,6}$/.test(retryAfter.trim())) headers['retry-after'] = retryAfter.trim();
       throw new UpstreamProblem(res.status, body, headers);
     }
     if (res.status === 204 || text.length === 0) return undefined as ResponseOf<Operations[I]>;
-    const json: unknown = JSON.parse(text);
-    return (op.response ? op.response.parse(json) : json) as ResponseOf<Operations[I]>;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Never echo the body: it may hold anything.
+      throw badGateway(`The Agent Platform API answered ${op.id} with a body that is not JSON`);
+    }
+    if (!op.response) return json as ResponseOf<Operations[I]>;
+    const parsed = op.response.safeParse(json);
+    if (!parsed.success) {
+      const where = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => i.path.map(String).join('.') || '(root)')
+        .join(', ');
+      throw badGateway(
+        `The Agent Platform API answered ${op.id} with a body that does not match the contract (${where})`,
+      );
+    }
+    return parsed.data as ResponseOf<Operations[I]>;
   }
+
   return {
     call,
     async all(id, args = {}) {
+      const maxItems = Math.min(args.maxItems ?? limits.maxItems, limits.maxItems);
+      const deadline = AbortSignal.timeout(limits.allDeadlineMs);
+      const signal = args.signal ? AbortSignal.any([args.signal, deadline]) : deadline;
       const items: unknown[] = [];
+      const seen = new Set<string>();
       let after: string | undefined;
-      for (;;) {
+      for (let pages = 0; ; pages++) {
+        if (pages >= limits.maxPages) {
+          throw badGateway(
+            `The Agent Platform API still had more pages of ${id} after ${limits.maxPages}; the console reads at most that many`,
+          );
+        }
         const query = { ...(args.query as object), first: 200, ...(after ? { after } : {}) };
-        const page = (await call(id, { ...args, query } as never)) as unknown as Page<unknown>;
+        let page: Page<unknown>;
+        try {
+          page = (await call(id, { ...args, query, signal } as never)) as unknown as Page<unknown>;
+        } catch (err) {
+          if (deadline.aborted && !args.signal?.aborted) {
+            throw new UpstreamProblem(
+              504,
+              problem(504, `Reading every page of ${id} took longer than ${limits.allDeadlineMs} ms`),
+            );
+          }
+          throw err;
+        }
         items.push(...page.items);
+        if (items.length > maxItems) {
+          throw badGateway(
+            `The Agent Platform API answered more than ${maxItems} items for ${id}; the console handles at most that many`,
+          );
+        }
         after = nextCursor(page);
         if (!after) return items;
+        if (seen.has(after)) {
+          throw badGateway(`The Agent Platform API repeated a cursor while paging ${id}; stopped reading`);
+        }
+        seen.add(after);
       }
     },
   };

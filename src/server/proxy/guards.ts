@@ -21,9 +21,28 @@ export function toUpstreamPath(rawTarget: string): string | null {
   // Any other percent-encoding must be well formed.
   if (/%(?![0-9a-f]{2})/i.test(path)) return null;
   if (path.split('/').some((seg) => seg === '.' || seg === '..')) return null;
-  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$/.test(path)) return null;
+  // `;` starts path parameters some servers strip (`/x;/../y`, `..;`): never forwarded.
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,=:@/%]+$/.test(path)) return null;
+  // Every percent-encoding must decode to valid UTF-8: overlong forms (`%c0%ae`) and stray bytes are refused.
+  if (!decodesCleanly(path, true) || !decodesCleanly(query, false)) return null;
   if (/[\s#]/.test(query) || query.length > 8192) return null;
   return path.slice('/api'.length) + query;
+}
+
+function decodesCleanly(text: string, noControls: boolean): boolean {
+  if (/%(?![0-9a-f]{2})/i.test(text)) return false;
+  try {
+    const decoded = decodeURIComponent(text);
+    // A path holds no control characters (NUL, CR, LF…) once decoded; a query value may (a search text).
+    if (!noControls) return true;
+    for (let i = 0; i < decoded.length; i++) {
+      const code = decoded.charCodeAt(i);
+      if (code < 0x20 || code === 0x7f) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Host names the console answers to: loopback names on the served port, plus configured ones. */

@@ -1,6 +1,6 @@
 /** The sandbox's SQLite store: opening it and applying each module's schema migrations once, in order. */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
@@ -11,9 +11,21 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * Opens (creating) a store. Its directory is created readable by this user only (0700) and the files are
+ * 0600: they hold history and sessions that are nobody else's business on a shared host.
+ */
 export function openDb(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    const dir = dirname(path);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    else if ((statSync(dir).mode & 0o077) !== 0 && statSync(dir).uid === process.getuid?.()) chmodSync(dir, 0o700);
+  }
   const db = new Database(path);
+  if (path !== ':memory:') {
+    // SQLite gives its -wal and -shm files the mode of the database file.
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -8,7 +8,9 @@ import type { z } from 'zod';
 import { buildOpenApiDocument } from '../../api/openapi';
 import { operationList, type OperationId } from '../../api/operations';
 import type { OperationDef } from '../../api/operations/define';
-import { issuesToFieldErrors, problem, PROBLEM_CONTENT_TYPE, type FieldError } from '../../api/problem';
+import { capFieldErrors, issuesToFieldErrors, problem, PROBLEM_CONTENT_TYPE, type FieldError } from '../../api/problem';
+import { checkJsonBounds } from '../../api/bounds';
+import { BodyTooLarge, readTextCapped } from '../read-body';
 import { authenticate } from './credentials';
 import { CURSOR_ERROR, readCursor } from './cursor';
 import type { Handler, HandlerMap, SandboxContext } from './context';
@@ -68,7 +70,10 @@ function validate(
 ): unknown {
   const r = schema.safeParse(value);
   if (r.success && extraErrors.length === 0) return r.data;
-  const errors = [...(r.success ? [] : issuesToFieldErrors(where, r.error.issues)), ...extraErrors];
+  const errors = capFieldErrors(
+    [...(r.success ? [] : issuesToFieldErrors(where, r.error.issues)), ...extraErrors],
+    where,
+  );
   throw new SandboxProblem(
     where === 'path' ? 404 : 422,
     summarizeFieldErrors(errors),
@@ -78,21 +83,28 @@ function validate(
 
 async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
-  const text = await c.req.text();
-  if (text.length === 0) return undefined;
-  if (Buffer.byteLength(text) > maxBytes) {
-    throw new SandboxProblem(413, `The request body is larger than ${maxBytes} bytes`);
+  let text: string;
+  try {
+    text = await readTextCapped(c.req.raw, maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new SandboxProblem(413, err.message, { headers: { connection: 'close' } });
+    throw err;
   }
+  if (text.length === 0) return undefined;
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new SandboxProblem(415, 'Request bodies must be sent as Content-Type: application/json');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new SandboxProblem(422, 'The request body is not valid JSON', {
       errors: [{ loc: ['body'], msg: 'The request body is not valid JSON', type: 'json_invalid' }],
     });
   }
+  const outOfBounds = checkJsonBounds(value, 'body');
+  if (outOfBounds) throw new SandboxProblem(422, outOfBounds.msg, { errors: [outOfBounds] });
+  return value;
 }
 
 function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: DispatcherOptions) {

@@ -6,6 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { problem, PROBLEM_CONTENT_TYPE } from '../../api/problem';
 import { answerClientErrors } from '../problem-reply';
 import type { AuditInput, SandboxContext, HandlerMap, SeedContext } from './context';
 import { migrate, openDb, type Db } from './db';
@@ -117,10 +118,25 @@ export interface RunningSandbox extends Sandbox {
 export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
   const sandbox = createSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
+  // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 could drive the sandbox with
+  // the documented admin key. Only the sandbox's own loopback names on its port are answered.
+  let allowedHosts = new Set<string>();
+  const guarded = (req: Request) => {
+    const hostHeader = req.headers.get('host')?.toLowerCase() ?? '';
+    if (!allowedHosts.has(hostHeader)) {
+      const body = JSON.stringify(
+        problem(403, 'Unknown Host header: the sandbox answers only to its loopback names on its port', {
+          instance: new URL(req.url).pathname,
+        }),
+      );
+      return new Response(body, { status: 403, headers: { 'content-type': PROBLEM_CONTENT_TYPE } });
+    }
+    return sandbox.fetch(req);
+  };
   let server: ServerType;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: sandbox.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s));
+      const s = serve({ fetch: guarded, port: opts.port ?? 0, hostname: host }, () => resolve(s));
       s.once('error', reject);
     });
   } catch (err) {
@@ -129,6 +145,9 @@ export async function startSandbox(opts: SandboxOptions & { port?: number; host?
   }
   answerClientErrors(server as Server);
   const port = (server.address() as AddressInfo).port;
+  allowedHosts = new Set(
+    ['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host].map((n) => `${n}:${port}`),
+  );
   return {
     ...sandbox,
     server,

@@ -9,15 +9,17 @@
  *   4. apply upstream: one atomic PUT (≤ 200 items), DELETE for a clear, or — only when the request allows
  *      it — per-item operations (delete, update, add) for a set larger than one PUT accepts;
  *   5. record the result (or the failure) on the revision.
- * Changes to one organization are serialized here, so two console users cannot interleave steps 1–4.
+ * Changes to one organization are serialized here, so two console users cannot interleave steps 1–4. A single
+ * permission's read-only toggle goes through the same lock, version check and history (PATCH .../permissions/{id}).
  */
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
 import {
   ConsoleClearRequest,
   ConsoleReplaceRequest,
   ConsoleRestoreRequest,
+  ConsoleUpdateRequest,
   diffGitPermissionSets,
+  GIT_PERMISSION_SET_MAX,
   GIT_PERMISSIONS_MAX_PER_REQUEST,
   gitPermissionSetVersion,
   isEmptyDiff,
@@ -27,63 +29,26 @@ import {
   type GitPermissionInput,
   type GitRevisionAction,
 } from '../../../api/operations/git-permissions';
-import { issuesToFieldErrors, problem, PROBLEM_CONTENT_TYPE, type FieldError } from '../../../api/problem';
+import type { FieldError } from '../../../api/problem';
 import { migrate } from '../../sandbox/db';
 import type { ConsoleDeps } from '../index';
+import { ConsoleProblem, consoleErrorResponse, readConsoleBody, summarizeErrors } from '../problems';
 import { consoleMigrations } from '../store';
 import type { UpstreamClient } from '../upstream-client';
-import { UpstreamProblem } from '../upstream-client';
-import { createRevisionStore, gitPermissionConsoleMigrations } from './store';
+import { createRevisionStore, gitPermissionConsoleMigrations, type RetentionPolicy } from './store';
 
 consoleMigrations.push(...gitPermissionConsoleMigrations);
-
-function reply(c: Context, status: number, detail: string, extra: Record<string, unknown> = {}): Response {
-  return new Response(JSON.stringify(problem(status, detail, { instance: c.req.path, ...extra })), {
-    status,
-    headers: { 'content-type': PROBLEM_CONTENT_TYPE },
-  });
-}
-
-class ConsoleProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(detail);
-  }
-}
-
-async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  let raw: unknown;
-  try {
-    const text = await c.req.text();
-    raw = text ? JSON.parse(text) : {};
-  } catch {
-    throw new ConsoleProblem(422, 'The request body is not valid JSON', {
-      errors: [{ loc: ['body'], msg: 'The request body is not valid JSON', type: 'json_invalid' }],
-    });
-  }
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    const errors = issuesToFieldErrors('body', r.error.issues);
-    throw new ConsoleProblem(422, summarize(errors), { errors });
-  }
-  return r.data;
-}
-
-function summarize(errors: FieldError[]): string {
-  const first = errors[0];
-  if (!first) return 'The request failed validation';
-  const where = first.loc.filter((p) => p !== 'body').join('.');
-  return `${where ? `${where}: ` : ''}${first.msg}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
-}
 
 /** A permission as a replace or add request carries it. */
 const toInput = (p: GitPermissionInput): GitPermissionInput => normalizeGitPermission(p);
 
-async function readCurrent(upstream: UpstreamClient, orgId: string): Promise<GitPermission[]> {
-  return (await upstream.all('gitPermissions.list', { params: { org_id: orgId } })) as GitPermission[];
+/** The complete current set, every page (at most GIT_PERMISSION_SET_MAX), stopping if the browser goes away. */
+async function readCurrent(upstream: UpstreamClient, orgId: string, signal?: AbortSignal): Promise<GitPermission[]> {
+  return (await upstream.all('gitPermissions.list', {
+    params: { org_id: orgId },
+    maxItems: GIT_PERMISSION_SET_MAX,
+    signal,
+  })) as GitPermission[];
 }
 
 function revisionId(c: Context, name: string): number {
@@ -92,10 +57,14 @@ function revisionId(c: Context, name: string): number {
   return Number(v);
 }
 
-export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>): Hono {
+export function gitPermissionRoutes(
+  deps: Pick<ConsoleDeps, 'upstream' | 'db' | 'redactor'> & {
+    retention?: RetentionPolicy;
+  },
+): Hono {
   migrate(deps.db, gitPermissionConsoleMigrations);
-  const store = createRevisionStore(deps.db);
-  const { upstream } = deps;
+  const store = createRevisionStore(deps.db, deps.retention);
+  const { upstream, redactor } = deps;
   const locks = new Map<string, Promise<unknown>>();
 
   /** Runs changes to one organization one after another. */
@@ -120,6 +89,21 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     desired: GitPermissionInput[] | null;
     allowPerItem: boolean;
     restoredFrom: number | null;
+    /** Aborted when the browser goes away: stops reading the current set (never an apply under way). */
+    signal?: AbortSignal;
+  }
+
+  function conflict(baseVersion: string, current: GitPermission[], base?: GitPermissionInput[]): ConsoleProblem {
+    const currentVersion = gitPermissionSetVersion(current);
+    const changes = base ? diffGitPermissionSets(base.map(toInput), current) : null;
+    const what = changes
+      ? `${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed`
+      : 'the set differs';
+    return new ConsoleProblem(
+      409,
+      `The git permissions of this organization changed since the edit started (${what}). Nothing was applied.`,
+      { base_version: baseVersion, current_version: currentVersion, current, changes },
+    );
   }
 
   async function applyChange(req: ChangeRequest) {
@@ -148,25 +132,10 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     }
     return serialized(orgId, async () => {
       // 1. The complete current set, every page.
-      const current = await readCurrent(upstream, orgId);
+      const current = await readCurrent(upstream, orgId, req.signal);
       const currentVersion = gitPermissionSetVersion(current);
       // 2. The conflict check.
-      if (currentVersion !== req.base_version) {
-        const changes = req.base ? diffGitPermissionSets(req.base.map(toInput), current) : null;
-        const what = changes
-          ? `${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed`
-          : 'the set differs';
-        throw new ConsoleProblem(
-          409,
-          `The git permissions of this organization changed since the edit started (${what}). Nothing was applied.`,
-          {
-            base_version: req.base_version,
-            current_version: currentVersion,
-            current,
-            changes,
-          },
-        );
-      }
+      if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
       const target = desired ?? [];
       const diff = diffGitPermissionSets(current, target);
       if (desired !== null && isEmptyDiff(diff) && current.length === target.length) {
@@ -238,7 +207,8 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
           unchanged: false,
         };
       } catch (err) {
-        const message = err instanceof Error ? err.message : 'unknown error';
+        // Stored and served again by the history: never with the credential in it.
+        const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
         if (progressed) {
           // Per-item apply stopped half-way: record what the set is now, so nothing is lost from view.
           const now = await readCurrent(upstream, orgId).catch(() => null);
@@ -261,7 +231,7 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
 
   app.get(base, async (c) => {
     const orgId = c.req.param('orgId');
-    const items = await readCurrent(upstream, orgId);
+    const items = await readCurrent(upstream, orgId, c.req.raw.signal);
     const body: ConsoleGitPermissionSet = {
       org_id: orgId,
       items,
@@ -272,7 +242,7 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
   });
 
   app.put(base, async (c) => {
-    const body = await readBody(c, ConsoleReplaceRequest);
+    const body = await readConsoleBody(c, ConsoleReplaceRequest);
     return c.json(
       await applyChange({
         orgId: c.req.param('orgId'),
@@ -282,12 +252,13 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
         desired: body.permissions,
         allowPerItem: body.allow_per_item === true,
         restoredFrom: null,
+        signal: c.req.raw.signal,
       }),
     );
   });
 
   app.delete(base, async (c) => {
-    const body = await readBody(c, ConsoleClearRequest);
+    const body = await readConsoleBody(c, ConsoleClearRequest);
     return c.json(
       await applyChange({
         orgId: c.req.param('orgId'),
@@ -309,7 +280,7 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
       errors.push({ loc: ['query', 'first'], msg: 'first must be an integer from 1 to 200', type: 'range' });
     if (afterRaw !== undefined && afterRaw !== '' && !/^\d{1,12}$/.test(afterRaw))
       errors.push({ loc: ['query', 'after'], msg: 'after must be an end_cursor of this list', type: 'cursor' });
-    if (errors.length) throw new ConsoleProblem(422, summarize(errors), { errors });
+    if (errors.length) throw new ConsoleProblem(422, summarizeErrors(errors), { errors });
     const page = store.list(c.req.param('orgId'), { first, after: afterRaw ? Number(afterRaw) : undefined });
     const last = page.items[page.items.length - 1];
     return c.json(
@@ -358,7 +329,7 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
         404,
         `Revision ${c.req.param('revisionId')} was not found in this organization's history`,
       );
-    const body = await readBody(c, ConsoleRestoreRequest);
+    const body = await readConsoleBody(c, ConsoleRestoreRequest);
     const set = body.set === 'result' ? rev.result : rev.previous;
     if (!set)
       throw new ConsoleProblem(
@@ -387,16 +358,71 @@ export function gitPermissionRoutes(deps: Pick<ConsoleDeps, 'upstream' | 'db'>):
     );
   });
 
-  app.onError((err, c) => {
-    if (err instanceof ConsoleProblem) return reply(c, err.status, err.detail, err.extra);
-    if (err instanceof UpstreamProblem) {
-      return new Response(JSON.stringify({ ...err.body, instance: c.req.path }), {
-        status: err.status,
-        headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...err.headers },
-      });
-    }
-    console.error('[console] git permissions failed:', err instanceof Error ? err.message : 'unknown error');
-    return reply(c, 500, 'The console server failed while changing git permissions');
+  // One permission's read_only, under the same lock, version check and history as a replace.
+  app.patch(`${base}/permissions/:permissionId`, async (c) => {
+    const orgId = c.req.param('orgId');
+    const permissionId = c.req.param('permissionId');
+    const body = await readConsoleBody(c, ConsoleUpdateRequest);
+    const signal = c.req.raw.signal;
+    return c.json(
+      await serialized(orgId, async () => {
+        const current = await readCurrent(upstream, orgId, signal);
+        const currentVersion = gitPermissionSetVersion(current);
+        if (body.base_version !== undefined && body.base_version !== currentVersion) {
+          throw conflict(body.base_version, current);
+        }
+        const before = current.find((p) => p.git_permission_id === permissionId);
+        if (!before) {
+          throw new ConsoleProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
+        }
+        if ((before.read_only ?? false) === body.read_only) {
+          return {
+            revision: null,
+            org_id: orgId,
+            items: current,
+            version: currentVersion,
+            count: current.length,
+            unchanged: true,
+            permission: before,
+          };
+        }
+        const id = store.begin({
+          org_id: orgId,
+          action: 'update',
+          method: 'per_item',
+          restored_from: null,
+          previous: current,
+          previous_version: currentVersion,
+          added: 0,
+          removed: 0,
+          changed: 1,
+        });
+        try {
+          const updated = await upstream.call('gitPermissions.update', {
+            params: { org_id: orgId, git_permission_id: permissionId },
+            body: { read_only: body.read_only },
+          });
+          const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
+          const version = gitPermissionSetVersion(result);
+          store.finish(id, { status: 'applied', result, result_version: version });
+          return {
+            revision: store.summary(orgId, id),
+            org_id: orgId,
+            items: result,
+            version,
+            count: result.length,
+            unchanged: false,
+            permission: updated,
+          };
+        } catch (err) {
+          const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
+          store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+          throw err;
+        }
+      }),
+    );
   });
+
+  app.onError((err, c) => consoleErrorResponse(c, err, redactor, 'changing git permissions'));
   return app;
 }

@@ -65,6 +65,17 @@ const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, 
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/**
+ * How much history is kept per organization: at most `maxRevisions` revisions and none older than
+ * `maxAgeDays`, oldest removed first; the latest revision is always kept, whatever its age.
+ */
+export interface RetentionPolicy {
+  maxRevisions: number;
+  maxAgeDays: number;
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = { maxRevisions: 200, maxAgeDays: 180 };
+
 export interface RevisionStore {
   begin(input: {
     org_id: string;
@@ -92,9 +103,23 @@ export interface RevisionStore {
   ): { items: GitPermissionRevisionSummary[]; total: number; has_next_page: boolean };
   get(orgId: string, id: number): GitPermissionRevision | null;
   summary(orgId: string, id: number): GitPermissionRevisionSummary | null;
+  /** Applies the retention policy to one organization's history; answers how many revisions went. */
+  prune(orgId: string): number;
 }
 
-export function createRevisionStore(db: Db): RevisionStore {
+export function createRevisionStore(
+  db: Db,
+  retention: RetentionPolicy = DEFAULT_RETENTION,
+  clock: () => number = now,
+): RevisionStore {
+  const pruneByCount = db.prepare(
+    `DELETE FROM git_permission_revisions WHERE org_id = ? AND status != 'applying' AND revision_id NOT IN
+       (SELECT revision_id FROM git_permission_revisions WHERE org_id = ? ORDER BY revision_id DESC LIMIT ?)`,
+  );
+  const pruneByAge = db.prepare(
+    `DELETE FROM git_permission_revisions WHERE org_id = ? AND created_at < ? AND status != 'applying' AND revision_id <
+       (SELECT max(revision_id) FROM git_permission_revisions WHERE org_id = ?)`,
+  );
   const insert = db.prepare(
     `INSERT INTO git_permission_revisions (org_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed)
      VALUES (?, ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?)`,
@@ -106,7 +131,7 @@ export function createRevisionStore(db: Db): RevisionStore {
     begin(i) {
       const r = insert.run(
         i.org_id,
-        now(),
+        clock(),
         i.action,
         i.method,
         i.restored_from,
@@ -122,13 +147,24 @@ export function createRevisionStore(db: Db): RevisionStore {
     finish(id, o) {
       update.run(
         o.status,
-        now(),
+        clock(),
         o.result ? JSON.stringify(o.result) : null,
         o.result_version,
         o.result ? o.result.length : null,
         o.error ?? null,
         id,
       );
+      const row = db.prepare('SELECT org_id FROM git_permission_revisions WHERE revision_id = ?').get(id) as
+        { org_id: string } | undefined;
+      if (row) this.prune(row.org_id);
+    },
+    prune(orgId) {
+      const cutoff = clock() - retention.maxAgeDays * 86_400;
+      return db.transaction(() => {
+        const byAge = pruneByAge.run(orgId, cutoff, orgId).changes;
+        const byCount = pruneByCount.run(orgId, orgId, Math.max(1, retention.maxRevisions)).changes;
+        return byAge + byCount;
+      })();
     },
     list(orgId, { first, after }) {
       const total = (
