@@ -4,12 +4,9 @@
  *
  * Load-and-render of 200 permissions is a browser measurement; see `measureLoadAndRenderGuide` below.
  */
-import {
-  diffGitPermissionSets,
-  gitPermissionSetVersion,
-  validateGitPermissionSet,
-  type GitPermissionInput,
-} from '../src/api/operations/git-permissions';
+import { diffGitPermissionSets, gitPermissionSetVersion } from '../src/api/git-permissions/set-diff';
+import { validateGitPermissionSet } from '../src/api/git-permissions/rules';
+import { type GitPermissionInput } from '../src/api/git-permissions/resources';
 
 /** A deterministic set of `n` valid permissions (mixed matchers, about a third read-only). */
 export function makeGitPermissionSet(n: number, seed = 1): GitPermissionInput[] {

@@ -6,13 +6,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
   gitPermissionKey,
-  validateGitPermissionSet,
   type GitConnection,
   type GitPermissionInput,
   type MatcherField,
-} from '@/api/operations/git-permissions';
+} from '@/api/git-permissions/resources';
+import { validateGitPermissionSet } from '@/api/git-permissions/rules';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { Field, inputClass } from '@/components/field';
 import { ProblemView } from '@/components/problem-view';
 import { gitRepositoriesQueryOptions } from './api';

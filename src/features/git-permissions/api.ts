@@ -12,13 +12,13 @@ import {
 } from '@tanstack/react-query';
 import type {
   ConsoleGitPermissionSet,
-  GitPermission,
-  GitPermissionDiff,
-  GitPermissionInput,
   GitPermissionRevision,
   GitPermissionRevisionSummary,
-} from '@/api/operations/git-permissions';
-import { GIT_REPOSITORIES_PAGE_MAX, gitPermissionSetVersion } from '@/api/operations/git-permissions';
+} from '@/api/console/git-permissions';
+import type { GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
+import type { GitPermissionDiff } from '@/api/git-permissions/set-diff';
+import { GIT_REPOSITORIES_PAGE_MAX } from '@/api/git-permissions/resources';
+import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
 import { nextCursor, type Page } from '@/api/page';
 import { apiCall, consoleCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';

@@ -9,19 +9,17 @@ import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trash2 } from 'lucide-react';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { describeMatcher, diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import {
-  describeMatcher,
-  diffGitPermissionSets,
   GIT_PERMISSIONS_MAX_PER_REQUEST,
   gitPermissionKey,
-  normalizeGitPermission,
-  type ConsoleGitPermissionSet,
   type GitConnection,
   type GitPermission,
   type GitPermissionInput,
-} from '@/api/operations/git-permissions';
+} from '@/api/git-permissions/resources';
+import { type ConsoleGitPermissionSet } from '@/api/console/git-permissions';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/field';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';

@@ -5,15 +5,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import {
-  diffGitPermissionSets,
-  normalizeGitPermission,
-  type GitPermission,
-  type GitPermissionRevisionSummary,
-} from '@/api/operations/git-permissions';
+import { diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permissions/set-diff';
+import { type GitPermission } from '@/api/git-permissions/resources';
+import { type GitPermissionRevisionSummary } from '@/api/console/git-permissions';
 import { Badge, type Tone } from '@/components/badge';
-import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { CursorList, cursorListState } from '@/components/cursor-list';
 import { Field, inputClass } from '@/components/field';
 import { PageHeader, Spinner } from '@/components/page-header';

@@ -1,8 +1,8 @@
 /** Paste or import permissions as CSV or JSON into the bulk editor, adding to or replacing the draft. */
 import { Dialog } from 'radix-ui';
 import { useState } from 'react';
-import type { GitPermissionInput } from '@/api/operations/git-permissions';
-import { Button } from '@/components/button';
+import type { GitPermissionInput } from '@/api/git-permissions/resources';
+import { Button } from '@/components/ui/button';
 import { Field, textareaClass } from '@/components/field';
 import { CSV_COLUMNS, parseImport } from './set-model';
 

@@ -8,16 +8,10 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp, History, Pencil } from 'lucide-react';
 import { Switch } from 'radix-ui';
 import { useMemo, useState } from 'react';
-import {
-  describeMatcher,
-  gitPermissionSetVersion,
-  matcherOf,
-  MATCHER_LABELS,
-  normalizeGitPermission,
-  type GitPermission,
-} from '@/api/operations/git-permissions';
+import { describeMatcher, gitPermissionSetVersion, normalizeGitPermission } from '@/api/git-permissions/set-diff';
+import { matcherOf, MATCHER_LABELS, type GitPermission } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { CursorList } from '@/components/cursor-list';
 import { inputClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';

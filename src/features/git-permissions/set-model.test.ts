@@ -1,6 +1,6 @@
 /** The bulk editor's pure model: validation as the contract says, CSV/JSON round trips, and rebasing an edit. */
 import { describe, expect, it } from 'vitest';
-import { describeMatcher, diffGitPermissionSets, gitPermissionSetVersion } from '@/api/operations/git-permissions';
+import { describeMatcher, diffGitPermissionSets, gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
 import { makeEditedPair, runGitPermissionBench } from '../../../bench/git-permissions-model';
 import {
   parseCsv,

@@ -4,14 +4,16 @@
  */
 import {
   diffGitPermissionSets,
+  normalizeGitPermission,
+  type NormalizedGitPermission,
+} from '@/api/git-permissions/set-diff';
+import {
   gitPermissionKey,
   MATCHER_FIELDS,
-  normalizeGitPermission,
-  validateGitPermissionSet,
   type GitPermissionInput,
   type MatcherField,
-  type NormalizedGitPermission,
-} from '@/api/operations/git-permissions';
+} from '@/api/git-permissions/resources';
+import { validateGitPermissionSet } from '@/api/git-permissions/rules';
 import { parseCsvRecords, toCsv as toCsvText } from '@/lib/csv';
 
 /** One row of the editor: a permission being edited, with a local id that survives edits. */

@@ -4,16 +4,11 @@
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import {
-  describeMatcher,
-  type GitConnection,
-  type GitPermission,
-  type GitPermissionDiff,
-  type GitPermissionInput,
-} from '@/api/operations/git-permissions';
+import { describeMatcher, type GitPermissionDiff } from '@/api/git-permissions/set-diff';
+import { type GitConnection, type GitPermission, type GitPermissionInput } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProblemView } from '@/components/problem-view';
 import { isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';

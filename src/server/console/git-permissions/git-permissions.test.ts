@@ -4,7 +4,7 @@
  * viewer's 403 passed through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitPermissionSetVersion } from '../../../api/operations/git-permissions';
+import { gitPermissionSetVersion } from '../../../api/git-permissions/set-diff';
 import { VIEWER, startTestConsole } from '../../../test/harness';
 
 let con: Awaited<ReturnType<typeof startTestConsole>>;

@@ -18,17 +18,20 @@ import {
   ConsoleReplaceRequest,
   ConsoleRestoreRequest,
   ConsoleUpdateRequest,
+} from '../../../api/git-permissions/rules';
+import {
   diffGitPermissionSets,
-  GIT_PERMISSION_SET_MAX,
-  GIT_PERMISSIONS_MAX_PER_REQUEST,
   gitPermissionSetVersion,
   isEmptyDiff,
   normalizeGitPermission,
-  type ConsoleGitPermissionSet,
+} from '../../../api/git-permissions/set-diff';
+import {
+  GIT_PERMISSION_SET_MAX,
+  GIT_PERMISSIONS_MAX_PER_REQUEST,
   type GitPermission,
   type GitPermissionInput,
-  type GitRevisionAction,
-} from '../../../api/operations/git-permissions';
+} from '../../../api/git-permissions/resources';
+import { type ConsoleGitPermissionSet, type GitRevisionAction } from '../../../api/console/git-permissions';
 import type { FieldError } from '../../../api/problem';
 import { migrate } from '../../sandbox/db';
 import type { ConsoleDeps } from '../index';

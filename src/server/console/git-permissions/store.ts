@@ -3,13 +3,13 @@
  * revision keeps the complete set as it was before the change (written before anything is applied upstream)
  * and, once applied, the resulting set.
  */
+import type { GitPermission } from '../../../api/git-permissions/resources';
 import type {
-  GitPermission,
   GitPermissionRevision,
   GitPermissionRevisionSummary,
   GitRevisionAction,
   GitRevisionStatus,
-} from '../../../api/operations/git-permissions';
+} from '../../../api/console/git-permissions';
 import type { Db, Migration } from '../../sandbox/db';
 
 export const gitPermissionConsoleMigrations: Migration[] = [

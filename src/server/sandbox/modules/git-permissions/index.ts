@@ -5,12 +5,12 @@
  */
 import {
   gitPermissionKey,
-  validateGitPermissionSet,
   type GitConnection,
   type GitConnectionRepository,
   type GitPermission,
   type GitPermissionInput,
-} from '../../../../api/operations/git-permissions';
+} from '../../../../api/git-permissions/resources';
+import { validateGitPermissionSet } from '../../../../api/git-permissions/rules';
 import type { FieldError } from '../../../../api/problem';
 import type { Principal, SandboxContext, SandboxModule } from '../../context';
 import { paginate } from '../../cursor';
