@@ -6,6 +6,11 @@ import { defineConfig } from '@playwright/test';
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `reports/e2e-data-${Date.now()}`;
+/**
+ * The console's access token in this run (not a secret): each worker signs in with it once, and the `request`
+ * fixture sends it as a Bearer token (e2e/fixtures.ts). Workers inherit it through the environment.
+ */
+process.env.E2E_ACCESS_TOKEN ??= 'e2e-console-access-token-not-a-secret';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -46,6 +51,11 @@ export default defineConfig({
       SANDBOX_TICK_MS: process.env.SANDBOX_TICK_MS ?? '150',
       AGENT_PLATFORM_API_KEY: '',
       AGENT_PLATFORM_BASE_URL: '',
+      // Access control as `npm start` has it by default, plus a token the tests sign in with.
+      CONSOLE_AUTH: 'on',
+      CONSOLE_ACCESS_TOKEN: process.env.E2E_ACCESS_TOKEN,
+      TLS_CERT_FILE: '',
+      TLS_KEY_FILE: '',
     },
   },
 });

@@ -28,6 +28,8 @@ export function startConsoleProcess(env: Record<string, string> = {}): Promise<R
       DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')),
       AGENT_PLATFORM_API_KEY: '',
       AGENT_PLATFORM_BASE_URL: '',
+      // The bench measures the console on loopback, as one user: no sign-in step in the way.
+      CONSOLE_AUTH: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -3,7 +3,7 @@
  * (`/api/...`). The credential is added by the console server; the browser never holds it.
  */
 import { ENDPOINTS } from '@/api/endpoints.gen';
-import type { OperationId, Operations } from '@/api/operations';
+import type { AllOperations, AnyOperationId } from '@/api/operation-ids';
 import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '@/api/operations/define';
 import { problem, type ProblemDetail } from '@/api/problem';
 import { ApiError } from './api-error';
@@ -13,10 +13,10 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** How many times an idempotent call waits out a 429 before giving up. */
 export const MAX_RATE_LIMIT_RETRIES = 4;
 
-export interface CallOptions<I extends OperationId> {
-  params?: ParamsOf<Operations[I]>;
-  query?: QueryOf<Operations[I]>;
-  body?: BodyOf<Operations[I]>;
+export interface CallOptions<I extends AnyOperationId> {
+  params?: ParamsOf<AllOperations[I]>;
+  query?: QueryOf<AllOperations[I]>;
+  body?: BodyOf<AllOperations[I]>;
   signal?: AbortSignal;
 }
 
@@ -51,6 +51,22 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/** The console server's own 401: no sign-in session (an upstream 401 is a credential problem instead). */
+export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-required';
+const SIGN_IN_PATH = '/console/sign-in';
+let leavingForSignIn = false;
+
+export function isSignInRequired(body: ProblemDetail): boolean {
+  return body.type === SIGN_IN_REQUIRED_TYPE || (body as { sign_in?: unknown }).sign_in === SIGN_IN_PATH;
+}
+
+/** A full navigation to the sign-in page (always this fixed same-origin path, whatever the body says). */
+function goToSignIn(): void {
+  if (leavingForSignIn || typeof window === 'undefined') return;
+  leavingForSignIn = true;
+  window.location.assign(SIGN_IN_PATH);
 }
 
 /** Reads an error response into a problem body, whatever the server sent. */
@@ -122,7 +138,10 @@ export async function request<T>(
     }
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
     const body = await readProblem(res);
-    if (res.status === 401) unauthorizedSignal.set(body.detail ?? body.title);
+    if (res.status === 401) {
+      if (isSignInRequired(body)) goToSignIn();
+      else unauthorizedSignal.set(body.detail ?? body.title);
+    }
     if (res.status === 502 || res.status === 503 || res.status === 504) offlineSignal.set(true);
     if (res.status === 429 && IDEMPOTENT.has(method) && attempt < MAX_RATE_LIMIT_RETRIES) {
       const waitMs = Math.min((retryAfter ?? 2 ** attempt) * 1000, 120_000);
@@ -139,16 +158,18 @@ export async function request<T>(
   }
 }
 
-/** Calls one operation of the contract by id. */
-export function apiCall<I extends OperationId>(id: I, opts: CallOptions<I> = {}): Promise<ResponseOf<Operations[I]>> {
+/**
+ * Calls one operation by id: an API operation through the console's proxy (`/api/v3/...`), or one of the
+ * console server's own (`/console/...`), from the same generated id → method/path map.
+ */
+export function apiCall<I extends AnyOperationId>(
+  id: I,
+  opts: CallOptions<I> = {},
+): Promise<ResponseOf<AllOperations[I]>> {
   const [method, path] = ENDPOINTS[id];
-  const url = `/api${buildPath(path, opts.params as Record<string, string> | undefined)}${toSearch(
+  const prefix = path.startsWith('/console/') ? '' : '/api';
+  const url = `${prefix}${buildPath(path, opts.params as Record<string, string> | undefined)}${toSearch(
     opts.query as Record<string, unknown> | undefined,
   )}`;
   return request(method, url, { body: opts.body, signal: opts.signal, operationId: id });
-}
-
-/** Calls one of the console server's own endpoints (`/console/...`). */
-export function consoleCall<T>(method: string, path: string, opts: { body?: unknown; signal?: AbortSignal } = {}) {
-  return request<T>(method, `/console${path}`, { ...opts, operationId: `console ${method} ${path}` });
 }

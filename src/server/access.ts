@@ -1,127 +1,467 @@
 /**
- * Access control for a console served beyond loopback: a sign-in page that takes CONSOLE_ACCESS_TOKEN and
- * sets an HttpOnly, SameSite=Strict session cookie. The cookie value is an HMAC of the token, so sessions
- * survive restarts and end when the token changes.
+ * Access control: nobody without a sign-in session uses the console (and so its credential).
+ *
+ * - `npm start` prints a one-time sign-in link (`/console/sign-in?once=…`); opening it opens a session.
+ * - CONSOLE_ACCESS_TOKEN signs in on the sign-in page, or per request as `Authorization: Bearer <token>`
+ *   on `/api` and `/console` (scripts; the proxy replaces the header upstream).
+ * - Sessions are random 32-byte ids; console.db stores their SHA-256 hash with a fingerprint of the
+ *   configuration they were opened under (another token revokes them), and they expire when idle and in
+ *   any case after a maximum age. `POST /console/sign-out` ends one.
+ * - Sign-in failures (wrong token, used or unknown link) are limited per client address with exponential
+ *   backoff; failure messages say nothing about the token.
+ * - CONSOLE_AUTH=off (loopback only, enforced by the configuration) lets every request through.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
+import { problem, PROBLEM_CONTENT_TYPE } from '../api/problem';
+import type { Config } from './config';
+import {
+  createSessionStore,
+  hashSecret,
+  newSecret,
+  SIGN_IN_PATH,
+  type SessionRow,
+  type SignInMethod,
+} from './console/sessions-store';
+import type { Db } from './sandbox/db';
+import { sendProblem } from './problem-reply';
 import { SECURITY_HEADERS } from './static';
 
+export { SIGN_IN_PATH };
+export const SIGN_OUT_PATH = '/console/sign-out';
+export const SESSION_PATH = '/console/session';
+/** The `type` of the 401 problem that means "sign in to the console" (not an upstream 401). */
+export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-required';
+/** Over plain HTTP browsers refuse `__Host-` cookies (they need `Secure`). */
 export const SESSION_COOKIE = 'console_session';
-export const SIGN_IN_PATH = '/console/sign-in';
+export const SECURE_SESSION_COOKIE = '__Host-console_session';
+
+/** Failures allowed before backoff starts. */
+export const FREE_FAILURES = 5;
+const BACKOFF_BASE_MS = 1_000;
+const BACKOFF_MAX_MS = 15 * 60_000;
+/** An address's failures are forgotten after this long without one (when it is not blocked). */
+const FAILURES_FORGOTTEN_MS = 60 * 60_000;
+/** At most this many addresses are tracked; the least recently failing ones are forgotten first. */
+export const MAX_TRACKED_ADDRESSES = 10_000;
+/** Sessions stored at most (the least recently used are dropped). */
+const MAX_SESSIONS = 10_000;
+/** `last_seen_at` is written at most this often per session. */
+const TOUCH_EVERY_MS = 5_000;
 const MAX_FORM_BYTES = 4096;
+/** Cookies of the session's name looked at per request (a page may plant some). */
+const MAX_COOKIES = 8;
 
-function sessionValue(token: string): string {
-  return createHmac('sha256', token).update('agent-platform-console session v1').digest('base64url');
+export type AccessMode = 'off' | 'link' | 'token';
+
+/** `off`: no sign-in. `link`: one-time links only. `token`: links, and CONSOLE_ACCESS_TOKEN. */
+export function accessModeOf(config: Pick<Config, 'consoleAuth' | 'accessToken'>): AccessMode {
+  if (config.consoleAuth === 'off') return 'off';
+  return config.accessToken ? 'token' : 'link';
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
+export interface AccessControlOptions {
+  config: Pick<Config, 'consoleAuth' | 'accessToken' | 'sessionIdleMinutes' | 'sessionMaxHours'>;
+  /** The console's store (console.db): sessions and one-time links. */
+  db: Db;
+  /** Served over HTTPS: the cookie is `__Host-console_session` with `Secure`. */
+  secure: boolean;
+  /** Clock in epoch milliseconds (tests move it). */
+  now?: () => number;
 }
 
-function readCookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
-  }
-  return undefined;
+export interface AccessControl {
+  mode: AccessMode;
+  /** True when the request may go on; otherwise the response has been written. */
+  /**
+   * The key of the client the request belongs to (its session, or its address when access control is off)
+   * when it may go on; false when the response has been written.
+   */
+  check(req: IncomingMessage, res: ServerResponse, pathname: string): string | false;
+  /** A new one-time sign-in link: its path and query (`/console/sign-in?once=…`). */
+  issueLink(): string;
 }
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function page(message?: string): string {
+const STYLE = `body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1d2330;display:grid;place-items:center;min-height:100vh;margin:0}
+main{background:#fff;border:1px solid #dde1e8;border-radius:10px;padding:24px;width:min(90vw,380px)}
+h1{font-size:18px;margin:0}p{font-size:14px;line-height:1.45}code{font-size:13px}
+label{display:block;font-size:14px;font-weight:600;margin:12px 0 4px}
+input{width:100%;box-sizing:border-box;height:36px;border:1px solid #dde1e8;border-radius:6px;padding:0 8px}
+button{margin-top:16px;height:36px;width:100%;border:0;border-radius:6px;background:#3b5bdb;color:#fff;font-weight:600;cursor:pointer}
+p[role=alert]{color:#c92a2a}
+@media (prefers-color-scheme:dark){body{background:#161a22;color:#e6e8ee}main{background:#1f2430;border-color:#333a48}input{background:#161a22;color:inherit;border-color:#333a48}p[role=alert]{color:#ff8787}}`;
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+const PAGE_CSP = `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+
+function signInPage(mode: AccessMode, message?: string): string {
+  const intro =
+    mode === 'token'
+      ? 'Enter the console’s access token (<code>CONSOLE_ACCESS_TOKEN</code>), or open the one-time sign-in link that <code>npm start</code> printed.'
+      : 'Open the one-time sign-in link that <code>npm start</code> printed in its terminal. For a new one, run <code>npm start -- --sign-in-link</code> or restart the console.';
+  const form =
+    mode === 'token'
+      ? `<form method="post" action="${SIGN_IN_PATH}"><label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required autofocus><button type="submit">Sign in</button></form>`
+      : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in · Agent Platform Console</title>
-<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1d2330;display:grid;place-items:center;min-height:100vh;margin:0}
-@media (prefers-color-scheme:dark){body{background:#161a22;color:#e6e8ee}form{background:#1f2430!important;border-color:#333a48!important}input{background:#161a22;color:inherit;border-color:#333a48!important}}
-form{background:#fff;border:1px solid #dde1e8;border-radius:10px;padding:24px;width:min(90vw,360px)}
-label{display:block;font-size:14px;font-weight:600;margin:12px 0 4px}input{width:100%;box-sizing:border-box;height:36px;border:1px solid #dde1e8;border-radius:6px;padding:0 8px}
-button{margin-top:16px;height:36px;width:100%;border:0;border-radius:6px;background:#3b5bdb;color:#fff;font-weight:600}
-p[role=alert]{color:#c92a2a;font-size:14px}</style></head><body>
-<form method="post" action="${SIGN_IN_PATH}"><h1 style="font-size:18px;margin:0">Agent Platform Console</h1>
-<p style="font-size:14px">This console is served beyond this machine. Enter its access token (CONSOLE_ACCESS_TOKEN) to continue.</p>
-${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}
-<label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Sign in</button></form></body></html>`;
+<title>Sign in · Agent Platform Console</title><style>${STYLE}</style></head><body><main>
+<h1>Agent Platform Console</h1><p>${intro}</p>
+${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}${form}</main></body></html>`;
 }
 
-export interface AccessControl {
-  /** True when the request may go on; otherwise the response has been written. */
-  check(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+/** The key failures are counted under: the IPv4 address, or the /64 of an IPv6 address. */
+export function addressKey(remote: string | undefined): string {
+  if (!remote) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(remote)) return remote;
+  const [head = '', tail = ''] = remote.split('%')[0]!.split('::');
+  const h = head ? head.split(':') : [];
+  const t = remote.includes('::') && tail ? tail.split(':') : [];
+  const groups = remote.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
-export function createAccessControl(token: string | undefined): AccessControl {
-  if (!token) return { check: () => true };
-  const expected = sessionValue(token);
+interface Failures {
+  count: number;
+  last: number;
+  blockedUntil: number;
+}
 
-  const sendPage = (res: ServerResponse, status: number, message?: string) => {
-    const html = page(message);
+/** Failed sign-ins per address, bounded; exponential backoff after FREE_FAILURES. */
+export function createFailureLimiter(maxAddresses = MAX_TRACKED_ADDRESSES) {
+  const map = new Map<string, Failures>();
+  return {
+    /** Milliseconds the address must still wait, or 0. */
+    waitMs(key: string, now: number): number {
+      const f = map.get(key);
+      return f && f.blockedUntil > now ? f.blockedUntil - now : 0;
+    },
+    fail(key: string, now: number): void {
+      const prior = map.get(key);
+      const f: Failures =
+        prior && now - prior.last < FAILURES_FORGOTTEN_MS ? prior : { count: 0, last: now, blockedUntil: 0 };
+      f.count += 1;
+      f.last = now;
+      if (f.count >= FREE_FAILURES) {
+        f.blockedUntil = now + Math.min(BACKOFF_BASE_MS * 2 ** Math.min(f.count - FREE_FAILURES, 30), BACKOFF_MAX_MS);
+      }
+      map.delete(key);
+      map.set(key, f);
+      while (map.size > maxAddresses) map.delete(map.keys().next().value!);
+    },
+    reset(key: string): void {
+      map.delete(key);
+    },
+    get size() {
+      return map.size;
+    },
+  };
+}
+
+function readCookies(req: IncomingMessage, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    values.push(part.slice(eq + 1).trim());
+    if (values.length >= MAX_COOKIES) break;
+  }
+  return values;
+}
+
+function bearerOf(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * The built app's static files (hashed chunks, icon) hold no data and no credential: served without a session,
+ * so that a page whose session has ended can still load a code-split chunk, whose first API call then answers
+ * 401 and sends the app to the sign-in page (instead of a chunk load error).
+ */
+const PUBLIC_ASSET = /^\/(assets\/[A-Za-z0-9._-]+|favicon\.(svg|ico))$/;
+
+export function createAccessControl(opts: AccessControlOptions): AccessControl {
+  const mode = accessModeOf(opts.config);
+  const now = opts.now ?? Date.now;
+  const store = createSessionStore(opts.db);
+  const idleMs = opts.config.sessionIdleMinutes * 60_000;
+  const maxAgeMs = opts.config.sessionMaxHours * 3_600_000;
+  const cookieName = opts.secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  const cookieAttrs = `Path=/; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
+  const token = opts.config.accessToken;
+  // Compared as HMACs under a per-process key: equal lengths, constant time, whatever is sent.
+  const macKey = randomBytes(32);
+  const mac = (s: string) => createHmac('sha256', macKey).update(s).digest();
+  const tokenMac = token ? mac(token) : undefined;
+  const tokenMatches = (given: string) => {
+    const g = mac(given);
+    // Always compare, so a configuration without a token takes the same time.
+    const ok = timingSafeEqual(g, tokenMac ?? mac(newSecret()));
+    return ok && tokenMac !== undefined;
+  };
+  // Sessions remember the configuration they were opened under; a slow hash, so the stored value does not
+  // make guessing the token offline cheap.
+  const fingerprint = scryptSync(token ?? 'link-only', 'agent-platform-console session fingerprint v1', 32).toString(
+    'hex',
+  );
+  const limiter = createFailureLimiter();
+
+  if (mode !== 'off') {
+    store.revokeOtherFingerprints(fingerprint);
+    store.purge(now(), idleMs, MAX_SESSIONS);
+    // Links printed by earlier starts no longer work.
+    store.clearLinks();
+  }
+
+  const sendPage = (res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}) => {
+    const html = signInPage(mode, message);
     res.writeHead(status, {
       ...SECURITY_HEADERS,
       'content-type': 'text/html; charset=utf-8',
       'content-length': Buffer.byteLength(html),
       'cache-control': 'no-store',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'content-security-policy': PAGE_CSP,
+      // Not `no-referrer`: with it, browsers send `Origin: null` on the form's POST, which the cross-site
+      // guard refuses. `same-origin` sends the real origin to this origin only.
+      'referrer-policy': 'same-origin',
+      ...headers,
     });
     res.end(html);
   };
 
+  const signInDetail =
+    mode === 'token'
+      ? `Sign in to the console first (${SIGN_IN_PATH}), or send its access token as a Bearer token`
+      : `Sign in to the console first: open the one-time sign-in link that npm start printed (${SIGN_IN_PATH})`;
+  const sendSignInRequired = (res: ServerResponse, instance: string) => {
+    const body = JSON.stringify(
+      problem(401, signInDetail, {
+        type: SIGN_IN_REQUIRED_TYPE,
+        title: 'Sign-in required',
+        instance,
+        sign_in: SIGN_IN_PATH,
+      }),
+    );
+    res.writeHead(401, {
+      'content-type': PROBLEM_CONTENT_TYPE,
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+    });
+    res.end(body);
+  };
+
+  const tooManyMessage = (waitMs: number) =>
+    `Too many failed sign-in attempts from your address. Try again in ${Math.ceil(waitMs / 1000)} seconds.`;
+  const retryAfter = (waitMs: number) => ({ 'retry-after': String(Math.ceil(waitMs / 1000)) });
+
+  /** The first valid session among the request's cookies (a planted cookie cannot hide a valid one). */
+  const sessionOf = (req: IncomingMessage): { idHash: string; row: SessionRow } | undefined => {
+    const t = now();
+    for (const value of readCookies(req, cookieName)) {
+      if (!SESSION_ID.test(value)) continue;
+      const idHash = hashSecret(value);
+      const row = store.get(idHash);
+      if (!row) continue;
+      if (row.fingerprint !== fingerprint || row.expires_at <= t || row.last_seen_at + idleMs <= t) {
+        store.delete(idHash);
+        continue;
+      }
+      return { idHash, row };
+    }
+    return undefined;
+  };
+
+  const openSession = (res: ServerResponse, method: SignInMethod) => {
+    const t = now();
+    store.purge(t, idleMs, MAX_SESSIONS - 1);
+    const id = newSecret();
+    store.insert(hashSecret(id), {
+      fingerprint,
+      method,
+      created_at: t,
+      last_seen_at: t,
+      expires_at: t + maxAgeMs,
+    });
+    res.writeHead(303, {
+      location: '/',
+      'set-cookie': `${cookieName}=${id}; ${cookieAttrs}; Max-Age=${Math.floor(maxAgeMs / 1000)}`,
+      'cache-control': 'no-store',
+    });
+    res.end();
+  };
+
+  const sendSession = (
+    res: ServerResponse,
+    method: SignInMethod | 'bearer' | 'off',
+    row?: SessionRow,
+    lastSeen?: number,
+  ) => {
+    const seconds = (ms: number) => Math.floor(ms / 1000);
+    const body = JSON.stringify({
+      signed_in: true,
+      method,
+      expires_at: row ? seconds(row.expires_at) : null,
+      idle_expires_at: row ? seconds(Math.min(row.expires_at, (lastSeen ?? row.last_seen_at) + idleMs)) : null,
+    });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+    });
+    res.end(body);
+  };
+
+  const handleSignIn = (req: IncomingMessage, res: ServerResponse, addr: string) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      req.resume();
+      res.writeHead(405, { allow: 'GET, HEAD, POST', 'cache-control': 'no-store' }).end();
+      return;
+    }
+    // Only a GET consumes a link (a HEAD, say from a link checker, does not).
+    const query = (req.url ?? '').split('?')[1] ?? '';
+    const once = method === 'GET' ? new URLSearchParams(query).get('once') : null;
+    if (method !== 'POST' && once === null) {
+      if (sessionOf(req)) res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
+      else sendPage(res, 200);
+      return;
+    }
+    const wait = limiter.waitMs(addr, now());
+    if (wait > 0) {
+      req.resume();
+      sendPage(res, 429, tooManyMessage(wait), retryAfter(wait));
+      return;
+    }
+    if (once !== null) {
+      if (store.takeLink(once)) {
+        limiter.reset(addr);
+        openSession(res, 'link');
+      } else {
+        limiter.fail(addr, now());
+        sendPage(
+          res,
+          401,
+          'This sign-in link has already been used or is not valid. Each link works once; use the latest one `npm start` printed.',
+        );
+      }
+      return;
+    }
+    let body = '';
+    let tooLarge = false;
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      if (tooLarge) return;
+      body += chunk;
+      if (body.length > MAX_FORM_BYTES) {
+        tooLarge = true;
+        sendPage(res, 413, 'The sign-in form was too large.', { connection: 'close' });
+      }
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (tooLarge) return;
+      const given = new URLSearchParams(body).get('token') ?? '';
+      const t = now();
+      if (tokenMatches(given)) {
+        limiter.reset(addr);
+        openSession(res, 'token');
+      } else {
+        limiter.fail(addr, t);
+        sendPage(res, 401, 'Sign-in failed: the access token was not accepted.');
+      }
+    });
+  };
+
+  const handleSignOut = (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST', 'cache-control': 'no-store' }).end();
+      return;
+    }
+    for (let s = sessionOf(req); s; s = sessionOf(req)) store.delete(s.idHash);
+    res.writeHead(303, {
+      location: SIGN_IN_PATH,
+      'set-cookie': `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
+      'cache-control': 'no-store',
+    });
+    res.end();
+  };
+
   return {
+    mode,
+    issueLink: () => `${SIGN_IN_PATH}?once=${store.addLink(now())}`,
     check(req, res, pathname) {
-      if (pathname === '/console/health') return true;
+      if (mode === 'off') {
+        if (pathname === SIGN_IN_PATH || pathname === SIGN_OUT_PATH) {
+          req.resume();
+          res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
+          return false;
+        }
+        if (pathname === SESSION_PATH && req.method === 'GET') {
+          sendSession(res, 'off');
+          return false;
+        }
+        return `a:${addressKey(req.socket.remoteAddress)}`;
+      }
+      const addr = addressKey(req.socket.remoteAddress);
+      if (pathname === '/console/health') return `a:${addr}`;
       if (pathname === SIGN_IN_PATH) {
-        if (req.method === 'GET') {
-          sendPage(res, 200);
-          return false;
-        }
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'GET, POST' }).end();
-          return false;
-        }
-        let body = '';
-        let tooLarge = false;
-        req.on('data', (chunk: Buffer) => {
-          body += chunk.toString();
-          if (body.length > MAX_FORM_BYTES) {
-            tooLarge = true;
-            req.destroy();
-          }
-        });
-        req.on('end', () => {
-          if (tooLarge) return;
-          const given = new URLSearchParams(body).get('token') ?? '';
-          if (!safeEqual(sessionValue(given), expected)) {
-            sendPage(res, 401, 'That access token is not right.');
-            return;
-          }
-          res.writeHead(303, {
-            location: '/',
-            'set-cookie': `${SESSION_COOKIE}=${expected}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200`,
-            'cache-control': 'no-store',
-          });
-          res.end();
-        });
+        handleSignIn(req, res, addr);
         return false;
       }
-      const cookie = readCookie(req, SESSION_COOKIE);
-      if (cookie && safeEqual(cookie, expected)) return true;
-      if (pathname.startsWith('/api/') || pathname.startsWith('/console/')) {
-        const body = JSON.stringify({
-          type: 'about:blank',
-          status: 401,
-          title: 'Unauthorized',
-          detail: `Sign in to the console first (${SIGN_IN_PATH})`,
-          instance: pathname,
-        });
-        res.writeHead(401, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
+      if (pathname === SIGN_OUT_PATH) {
+        handleSignOut(req, res);
         return false;
       }
-      res.writeHead(303, { location: SIGN_IN_PATH, 'cache-control': 'no-store' }).end();
+      if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_ASSET.test(pathname)) return `a:${addr}`;
+      const isEndpoint =
+        pathname === '/api' ||
+        pathname.startsWith('/api/') ||
+        pathname === '/console' ||
+        pathname.startsWith('/console/');
+
+      const session = sessionOf(req);
+      if (session) {
+        const t = now();
+        if (t - session.row.last_seen_at >= TOUCH_EVERY_MS) store.touch(session.idHash, t);
+        if (pathname === SESSION_PATH && req.method === 'GET') {
+          sendSession(res, session.row.method, session.row, t);
+          return false;
+        }
+        return `s:${session.idHash}`;
+      }
+
+      const bearer = isEndpoint ? bearerOf(req) : undefined;
+      if (bearer !== undefined) {
+        const wait = limiter.waitMs(addr, now());
+        if (wait > 0) {
+          req.resume();
+          sendProblem(res, 429, tooManyMessage(wait), pathname, retryAfter(wait));
+          return false;
+        }
+        if (tokenMatches(bearer)) {
+          limiter.reset(addr);
+          if (pathname === SESSION_PATH && req.method === 'GET') {
+            sendSession(res, 'bearer');
+            return false;
+          }
+          return `b:${addr}`;
+        }
+        limiter.fail(addr, now());
+      }
+
+      req.resume();
+      if (isEndpoint) sendSignInRequired(res, pathname);
+      else res.writeHead(303, { location: SIGN_IN_PATH, 'cache-control': 'no-store' }).end();
       return false;
     },
   };

@@ -3,15 +3,26 @@
  * credential, answers the console's own endpoints and serves the app.
  */
 import { getRequestListener } from '@hono/node-server';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
 import { openConsoleStore } from './console/store';
+import { CONSOLE_MAX_BODY_BYTES } from './console/problems';
 import { createUpstreamClient } from './console/upstream-client';
 import { answerClientErrors, instanceOf, sendProblem } from './problem-reply';
 import { createForwarder } from './proxy/forward';
+import { createRedactor } from './redact';
 import { allowedHostHeaders, bodyTypeProblem, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';
 
 export interface ConsoleServerOptions {
@@ -22,31 +33,49 @@ export interface ConsoleServerOptions {
   serveApp?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
   /** One line per request; off in tests unless asked for. */
   log?: (line: string) => void;
+  /** The clock of sign-in sessions and backoff, in epoch milliseconds (tests move it). */
+  now?: () => number;
 }
 
 export interface ConsoleServer {
-  server: Server;
+  server: Server | HttpsServer;
+  /** A new one-time sign-in link (path and query), as `npm start` prints. */
+  signInLink(): string;
   listen(): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
+}
+
+/** HTTP, or HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are configured: the same options and handler. */
+function createNodeServer(
+  tls: { cert: Buffer; key: Buffer } | undefined,
+  options: ServerOptions,
+  listener: RequestListener,
+): Server | HttpsServer {
+  return tls ? createHttpsServer({ ...options, ...tls }, listener) : createServer(options, listener);
 }
 
 export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   const { config } = opts;
   const startedAt = Date.now();
+  // The credential (and the console's own access token) never leave the server, whatever the encoding.
+  const redactor = createRedactor([opts.upstream.apiKey, config.accessToken]);
   const forwarder = createForwarder({
+    redactor,
+    maxPerClient: config.maxUpstreamPerClient,
     baseUrl: opts.upstream.baseUrl,
     apiKey: opts.upstream.apiKey,
     timeoutMs: config.upstreamTimeoutMs,
     maxConnections: config.maxUpstreamConnections,
   });
   const consoleDb = openConsoleStore(config.dataDir);
-  const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs });
+  const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
   const consoleApp = createConsoleApp({
     config,
     upstream: upstreamClient,
     upstreamUrl: opts.upstream.baseUrl,
     startedAt,
     db: consoleDb,
+    redactor,
   });
   const consoleListener = getRequestListener(consoleApp.fetch);
   const hostNames = [
@@ -56,7 +85,11 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       : []),
   ];
   let allowedHosts = allowedHostHeaders(config.port, hostNames);
-  const access = createAccessControl(config.accessToken);
+  const tls =
+    config.tlsCertFile && config.tlsKeyFile
+      ? { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) }
+      : undefined;
+  const access = createAccessControl({ config, db: consoleDb, secure: tls !== undefined, now: opts.now });
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
@@ -74,7 +107,9 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         return;
       }
     }
-    if (!access.check(req, res, instance)) return;
+    // The client the request belongs to: its sign-in session (or address), for the fair share of the pool.
+    const client = access.check(req, res, instance);
+    if (client === false) return;
     if (isApi || isConsole) {
       if (req.method === 'OPTIONS') {
         // No CORS grant is ever sent: a preflight gets a problem body and no Access-Control-* headers.
@@ -93,10 +128,18 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         sendProblem(res, 404, `Not an API path the console forwards: ${instance}`, instance);
         return;
       }
-      forwarder.forward(req, res, upstreamPath, instance);
+      forwarder.forward(req, res, upstreamPath, instance, client);
       return;
     }
     if (isConsole) {
+      // Refused before anything is read; a chunked body is cut off at the same limit while it is read.
+      if (Number(req.headers['content-length'] ?? 0) > CONSOLE_MAX_BODY_BYTES) {
+        req.resume();
+        sendProblem(res, 413, `The request body is larger than ${CONSOLE_MAX_BODY_BYTES} bytes`, instance, {
+          connection: 'close',
+        });
+        return;
+      }
       void consoleListener(req, res);
       return;
     }
@@ -107,14 +150,16 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     sendProblem(res, 404, `Nothing is served at ${instance}`, instance);
   };
 
-  const server = createServer(
+  const server = createNodeServer(
+    tls,
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
     (req, res) => {
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         if (!opts.log) return;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        opts.log(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`);
+        // One line per request: method, path (no query), status, duration; nothing from bodies or headers.
+        opts.log(redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
       });
       try {
         handle(req, res);
@@ -124,10 +169,11 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       }
     },
   );
-  answerClientErrors(server);
+  answerClientErrors(server as Server);
 
   return {
     server,
+    signInLink: () => access.issueLink(),
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -136,7 +182,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
           // With PORT=0 the served port is only known now.
           allowedHosts = allowedHostHeaders(port, hostNames);
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-          resolve({ url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`, port });
+          resolve({ url: `${tls ? 'https' : 'http'}://${host === '127.0.0.1' ? 'localhost' : host}:${port}`, port });
         });
       }),
     close: () =>

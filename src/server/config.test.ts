@@ -1,4 +1,7 @@
-/** Configuration: both or neither credential settings, one clear line per problem. */
+/** Configuration: both or neither credential settings, access control and HTTPS, one clear line per problem. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -48,5 +51,73 @@ describe('loadConfig', () => {
     const c = loadConfig({ PORT: '9000' }, { dotEnv: { PORT: '7000', HOST: 'localhost' } });
     expect(c.port).toBe(9000);
     expect(c.host).toBe('localhost');
+  });
+});
+
+describe('access control and HTTPS settings', () => {
+  it('turns access control on by default, with the documented session lifetimes', () => {
+    const c = load({});
+    expect(c).toMatchObject({
+      consoleAuth: 'on',
+      accessToken: undefined,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+      sessionIdleMinutes: 120,
+      sessionMaxHours: 12,
+    });
+  });
+
+  it('accepts CONSOLE_AUTH=off (any case) on loopback hosts', () => {
+    expect(load({ CONSOLE_AUTH: 'off' }).consoleAuth).toBe('off');
+    expect(load({ CONSOLE_AUTH: 'OFF', HOST: 'localhost' }).consoleAuth).toBe('off');
+    expect(load({ CONSOLE_AUTH: 'off', HOST: '::1' }).consoleAuth).toBe('off');
+    expect(load({ CONSOLE_AUTH: 'on' }).consoleAuth).toBe('on');
+  });
+
+  it('reads the session lifetimes and the TLS files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-tls-config-'));
+    writeFileSync(join(dir, 'cert.pem'), 'x');
+    writeFileSync(join(dir, 'key.pem'), 'x');
+    const c = load({
+      CONSOLE_SESSION_IDLE_MINUTES: '15',
+      CONSOLE_SESSION_MAX_HOURS: '2',
+      TLS_CERT_FILE: join(dir, 'cert.pem'),
+      TLS_KEY_FILE: join(dir, 'key.pem'),
+    });
+    expect(c).toMatchObject({
+      sessionIdleMinutes: 15,
+      sessionMaxHours: 2,
+      tlsCertFile: join(dir, 'cert.pem'),
+      tlsKeyFile: join(dir, 'key.pem'),
+    });
+  });
+
+  it.each([
+    [
+      { CONSOLE_AUTH: 'off', HOST: '0.0.0.0', CONSOLE_ACCESS_TOKEN: 'a-long-enough-token-1234' },
+      /CONSOLE_AUTH=off.*loopback/,
+    ],
+    [{ CONSOLE_AUTH: 'off', HOST: '192.168.1.10', CONSOLE_ACCESS_TOKEN: 'a-long-enough-token-1234' }, /loopback/],
+    [{ CONSOLE_AUTH: 'maybe' }, /CONSOLE_AUTH must be "on" or "off"/],
+    [{ CONSOLE_ACCESS_TOKEN: 'short-token' }, /at least 16 characters/],
+    [{ HOST: '0.0.0.0', CONSOLE_AUTH: 'on' }, /set CONSOLE_ACCESS_TOKEN/],
+    [{ TLS_CERT_FILE: '/etc/hostname' }, /TLS_KEY_FILE is missing/],
+    [{ TLS_KEY_FILE: '/etc/hostname' }, /TLS_CERT_FILE is missing/],
+    [
+      { TLS_CERT_FILE: '/nonexistent/cert.pem', TLS_KEY_FILE: '/nonexistent/key.pem' },
+      /TLS_CERT_FILE=.* does not exist/,
+    ],
+    [{ CONSOLE_SESSION_IDLE_MINUTES: '0' }, /CONSOLE_SESSION_IDLE_MINUTES must be an integer/],
+    [{ CONSOLE_SESSION_MAX_HOURS: 'forever' }, /CONSOLE_SESSION_MAX_HOURS must be an integer/],
+  ])('refuses %o', (env, message) => {
+    try {
+      load(env as Record<string, string>);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).problems.join('\n')).toMatch(message);
+      // The token itself is never echoed.
+      expect((e as Error).message).not.toMatch(/a-long-enough-token-1234|short-token/);
+    }
   });
 });

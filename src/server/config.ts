@@ -27,6 +27,21 @@ export interface Config {
   allowedHosts: string[];
   /** Required when serving on a non-loopback HOST. */
   accessToken: string | undefined;
+  /** `off` (CONSOLE_AUTH=off, loopback only): no sign-in at all. `on`: sessions required (the default). */
+  consoleAuth: 'on' | 'off';
+  /** TLS_CERT_FILE and TLS_KEY_FILE: serve HTTPS. Both or neither. */
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
+  /** Sign-in sessions end after this long without a request (CONSOLE_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
+  /** ... and after this long in any case (CONSOLE_SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
+  /** History retention per organization and set: at most this many revisions (CONSOLE_HISTORY_MAX_REVISIONS). */
+  historyMaxRevisions: number;
+  /** ... and none older than this (CONSOLE_HISTORY_MAX_AGE_DAYS); the latest revision is always kept. */
+  historyMaxAgeDays: number;
+  /** Most upstream connections one client (a sign-in session, or an address) may hold at once. */
+  maxUpstreamPerClient: number;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +121,27 @@ export function loadConfig(
   if (accessToken && accessToken.length < 16) {
     problems.push('CONSOLE_ACCESS_TOKEN must be at least 16 characters');
   }
+  const authRaw = (get('CONSOLE_AUTH') ?? 'on').toLowerCase();
+  if (authRaw !== 'on' && authRaw !== 'off') {
+    problems.push(`CONSOLE_AUTH must be "on" or "off" (got "${authRaw}")`);
+  } else if (authRaw === 'off' && !isLoopbackHost(host)) {
+    problems.push(
+      `CONSOLE_AUTH=off is allowed on a loopback HOST only (HOST=${host}): anyone who can reach it would use the credential`,
+    );
+  }
+  const tlsCertFile = get('TLS_CERT_FILE');
+  const tlsKeyFile = get('TLS_KEY_FILE');
+  if (!!tlsCertFile !== !!tlsKeyFile) {
+    problems.push(
+      `${tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is missing: set TLS_CERT_FILE and TLS_KEY_FILE together, or neither`,
+    );
+  }
+  for (const [name, file] of [
+    ['TLS_CERT_FILE', tlsCertFile],
+    ['TLS_KEY_FILE', tlsKeyFile],
+  ] as const) {
+    if (file && !existsSync(resolve(file))) problems.push(`${name}=${file} does not exist`);
+  }
 
   const config: Config = {
     mode: apiKey && baseUrl ? 'upstream' : 'sandbox',
@@ -125,6 +161,14 @@ export function loadConfig(
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     accessToken,
+    consoleAuth: authRaw === 'off' ? 'off' : 'on',
+    tlsCertFile: tlsCertFile ? resolve(tlsCertFile) : undefined,
+    tlsKeyFile: tlsKeyFile ? resolve(tlsKeyFile) : undefined,
+    sessionIdleMinutes: int('CONSOLE_SESSION_IDLE_MINUTES', 120, 1, 43_200),
+    sessionMaxHours: int('CONSOLE_SESSION_MAX_HOURS', 12, 1, 720),
+    historyMaxRevisions: int('CONSOLE_HISTORY_MAX_REVISIONS', 200, 1, 100_000),
+    historyMaxAgeDays: int('CONSOLE_HISTORY_MAX_AGE_DAYS', 180, 1, 36_500),
+    maxUpstreamPerClient: int('MAX_UPSTREAM_PER_CLIENT', 16, 1, 10_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -19,4 +19,5 @@ const started = await startConsole(config, {
   log: (line) => console.log(line),
 });
 console.log(`Agent Platform Console (dev, hot reload): ${started.url}`);
+if (config.consoleAuth === 'on') console.log(`  sign in (one-time link): ${started.url}${started.signInLink()}`);
 if (started.sandbox) console.log(`  upstream: embedded sandbox at ${started.sandbox.url}`);

@@ -12,7 +12,7 @@ import { gitPermissionSetVersion } from '../api/git-permissions/set-diff';
 import { type GitPermission } from '../api/git-permissions/resources';
 import { MAX_FIELD_ERRORS } from '../api/problem';
 import { startFakeUpstream } from '../test/fake-upstream';
-import { ADMIN, rawRequest, startTestConsole, startTestSandbox, testConfig } from '../test/harness';
+import { ADMIN, rawRequest, startAuthConsole, startTestConsole, startTestSandbox, testConfig } from '../test/harness';
 import { createConsoleServer } from './app';
 import { CONSOLE_MAX_BODY_BYTES } from './console/problems';
 import { createRevisionStore } from './console/git-permissions/store';
@@ -463,22 +463,34 @@ describe('one lock for every change to a set', () => {
 });
 
 describe('fair under load', () => {
-  it("one client's hanging calls do not make another client wait", async () => {
+  it("one signed-in client's hanging calls do not make another client wait", async () => {
     up.respondWith((r, res) => {
       if (r.url.includes('hang')) return; // never answers
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    // Client A: 64 hanging calls (its share is 2 connections of 8).
-    const hanging = Array.from({ length: 64 }, () =>
-      rawRequest(c.port, 'GET', '/api/v3/hang', { cookie: 'console_session=client-a' }),
-    );
-    await new Promise((r) => setTimeout(r, 100));
-    const t0 = Date.now();
-    const other = await rawRequest(c.port, 'GET', '/api/v3/self', { cookie: 'console_session=client-b' });
-    expect(other.status).toBe(200);
-    expect(Date.now() - t0).toBeLessThan(300);
-    const results = await Promise.all(hanging);
-    expect(results.every((r) => r.status === 504 || r.status === 429)).toBe(true);
+    const con = await startAuthConsole({
+      upstream: { baseUrl: up.url, apiKey: SECRET },
+      config: { upstreamTimeoutMs: 1_500, maxUpstreamConnections: 8, maxUpstreamPerClient: 2 },
+    });
+    try {
+      const [a, b] = [await con.signIn(), await con.signIn()];
+      // Client A: 64 hanging calls; its share is 2 connections of 8, the rest wait in its own queue.
+      const hanging = Array.from({ length: 64 }, () => rawRequest(con.port, 'GET', '/api/v3/hang', { cookie: a }));
+      await new Promise((r) => setTimeout(r, 100));
+      const t0 = Date.now();
+      const other = await rawRequest(con.port, 'GET', '/api/v3/self', { cookie: b });
+      expect(other.status).toBe(200);
+      expect(Date.now() - t0).toBeLessThan(300);
+      // A planted cookie beside A's own session does not make A a new client with a fresh share: the call
+      // waits its turn behind A's hanging calls (until they time out), where B's answered at once.
+      const t1 = Date.now();
+      await rawRequest(con.port, 'GET', '/api/v3/self', { cookie: `console_session=planted; ${a}` });
+      expect(Date.now() - t1).toBeGreaterThan(1_000);
+      const results = await Promise.all(hanging);
+      expect(results.every((r) => r.status === 504 || r.status === 429)).toBe(true);
+    } finally {
+      await con.close();
+    }
   });
 });
 

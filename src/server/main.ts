@@ -2,7 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config';
+import { issueSignInLink } from './console/sessions-store';
+import { openConsoleStore } from './console/store';
 import { describeCredentials } from './sandbox';
 import { startConsole } from './start';
 import { createStaticHandler } from './static';
@@ -43,6 +45,41 @@ try {
   throw err;
 }
 
+/** Mints a one-time sign-in link in the console's store (the running console accepts it) and answers its URL. */
+function newSignInLink(c: Config, base: string): string {
+  const db = openConsoleStore(c.dataDir);
+  try {
+    return `${base}${issueSignInLink(db)}`;
+  } finally {
+    db.close();
+  }
+}
+
+const tlsOn = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+if (process.argv.includes('--sign-in-link')) {
+  // `npm start -- --sign-in-link`: a new link for the console already running on this DATA_DIR.
+  if (config.consoleAuth === 'off') {
+    console.error('CONSOLE_AUTH=off: access control is off, there is nothing to sign in to.');
+    process.exit(1);
+  }
+  const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`));
+  console.log('One-time sign-in link for the console running on this DATA_DIR (it works once).');
+  process.exit(0);
+}
+
+if (config.consoleAuth === 'off') {
+  console.warn(
+    'Warning: CONSOLE_AUTH=off: access control is off. Any process and any user of this machine can use the console and its credential.',
+  );
+  if (config.accessToken) console.warn('  (CONSOLE_ACCESS_TOKEN is ignored while CONSOLE_AUTH=off.)');
+}
+if (!isLoopbackHost(config.host) && !tlsOn) {
+  console.warn(
+    `Warning: HOST=${config.host} serves plain HTTP: the access token and the session cookie cross the network in clear unless a TLS proxy is in front. Set TLS_CERT_FILE and TLS_KEY_FILE to serve HTTPS.`,
+  );
+}
+
 if (process.argv.includes('--build-if-needed') && buildIsStale()) {
   console.log('Building the console app (first start, or sources changed)…');
   // flock: several servers started at once (parallel e2e runs) must not build into dist/ together.
@@ -77,6 +114,14 @@ const started = await startConsole(config, {
   process.exit(1);
 });
 console.log(`Agent Platform Console: ${started.url}`);
+if (config.consoleAuth === 'on') {
+  // Jupyter-style: whoever can read this terminal may sign in; the link works once.
+  console.log('  sign in by opening this one-time link (it works once; each start prints a new one):');
+  console.log(`    ${newSignInLink(config, started.url)}`);
+  if (config.accessToken) console.log('  or with CONSOLE_ACCESS_TOKEN on the sign-in page, or as a Bearer token');
+} else {
+  console.log('  access control is off (CONSOLE_AUTH=off)');
+}
 if (started.sandbox) {
   console.log(`  upstream: embedded sandbox at ${started.sandbox.url} (data in ${config.dataDir})`);
   console.log('  sandbox credentials, for calling the sandbox directly:');

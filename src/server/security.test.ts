@@ -302,13 +302,13 @@ describe('the credential never leaks', () => {
   });
 });
 
-describe('access control off loopback', () => {
+describe('access control (see access.test.ts for every rule)', () => {
   const TOKEN = 'a-long-console-access-token';
   let s: ReturnType<typeof createConsoleServer>;
   let port: number;
   beforeAll(async () => {
     s = createConsoleServer({
-      config: testConfig({ accessToken: TOKEN }),
+      config: testConfig({ accessToken: TOKEN, consoleAuth: 'on' }),
       upstream: { baseUrl: up.url, apiKey: SECRET },
       serveApp: (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<div id="root"></div>'),
     });
@@ -322,7 +322,11 @@ describe('access control off loopback', () => {
     expect(home.headers.location).toBe('/console/sign-in');
     const api = await rawRequest(port, 'GET', '/api/v3/self');
     expect(api.status).toBe(401);
-    expect(JSON.parse(api.text).detail).toMatch(/Sign in/);
+    expect(JSON.parse(api.text)).toMatchObject({
+      type: 'urn:agent-platform-console:sign-in-required',
+      sign_in: '/console/sign-in',
+      detail: expect.stringMatching(/Sign in/),
+    });
     const page = await rawRequest(port, 'GET', '/console/sign-in');
     expect(page.text).toContain('Access token');
     expect((await rawRequest(port, 'GET', '/console/health')).status).toBe(200);

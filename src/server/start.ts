@@ -8,6 +8,8 @@ export interface StartedConsole {
   url: string;
   port: number;
   sandbox: RunningSandbox | undefined;
+  /** A new one-time sign-in link (path and query). */
+  signInLink(): string;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startConsole(
     url,
     port,
     sandbox,
+    signInLink: () => server.signInLink(),
     async close() {
       await server.close();
       await sandbox?.stop();

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../server/config';
-import { createConsoleServer } from '../server/app';
+import { createConsoleServer, type ConsoleServerOptions } from '../server/app';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../server/sandbox';
 
 export const ADMIN = SANDBOX_CREDENTIALS.admin;
@@ -73,6 +73,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxUpstreamConnections: 64,
     allowedHosts: [],
     accessToken: undefined,
+    consoleAuth: 'off',
+    tlsCertFile: undefined,
+    tlsKeyFile: undefined,
+    sessionIdleMinutes: 120,
+    sessionMaxHours: 12,
+    historyMaxRevisions: 200,
+    historyMaxAgeDays: 180,
+    maxUpstreamPerClient: 16,
     ...overrides,
   };
 }
@@ -99,6 +107,50 @@ export async function startTestConsole(
     port,
     sandbox,
     api: httpClient(url, null),
+    async close() {
+      await server.close();
+      await sandbox?.stop();
+    },
+  };
+}
+
+/**
+ * The console server with access control on (CONSOLE_AUTH=on; the default outside tests), in front of
+ * `upstream` (a test sandbox when not given). `signIn()` opens a new one-time link and answers the session
+ * cookie as `name=value`; `now` is the clock of sessions and backoff.
+ */
+export async function startAuthConsole(
+  opts: {
+    upstream?: { baseUrl: string; apiKey: string };
+    config?: Partial<Config>;
+    now?: () => number;
+    serveApp?: ConsoleServerOptions['serveApp'];
+  } = {},
+) {
+  const sandbox = opts.upstream ? undefined : await startTestSandbox();
+  const upstream = opts.upstream ?? { baseUrl: sandbox!.url, apiKey: ADMIN };
+  const server = createConsoleServer({
+    config: testConfig({ consoleAuth: 'on', ...opts.config }),
+    upstream,
+    now: opts.now,
+    serveApp:
+      opts.serveApp ??
+      ((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<div id="root"></div>')),
+  });
+  const { port, url } = await server.listen();
+  return {
+    url,
+    port,
+    server,
+    sandbox,
+    /** A new one-time sign-in link: its path and query. */
+    link: () => server.signInLink(),
+    async signIn(): Promise<string> {
+      const res = await rawRequest(port, 'GET', server.signInLink());
+      const cookie = res.headers['set-cookie']?.[0];
+      if (res.status !== 303 || !cookie) throw new Error(`sign-in link answered ${res.status}`);
+      return cookie.split(';')[0]!;
+    },
     async close() {
       await server.close();
       await sandbox?.stop();

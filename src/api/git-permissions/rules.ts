@@ -187,12 +187,14 @@ export const GitRepositoriesQuery = PageQuery.extend({
 /** The set the admin started from: its version token, and the set itself so a 409 can show what changed. */
 export const GitPermissionBase = z.strictObject({
   base_version: z.string({ message: 'base_version is required: the version of the set the edit started from' }).min(1),
+  // Other fields of a permission as the API answered it are dropped, not refused: the base is what was read.
   base: z
     .array(
-      GitPermissionCreateRequest.extend({
+      z.object({
+        ...GitPermissionCreateRequest.shape,
         git_permission_id: z.string().optional(),
         created_at: z.number().nullish(),
-      }).loose(),
+      }),
     )
     .max(GIT_PERMISSION_SET_MAX, `base holds at most ${GIT_PERMISSION_SET_MAX} permissions`)
     .optional(),
@@ -216,6 +218,7 @@ export type ConsoleReplaceRequest = z.input<typeof ConsoleReplaceRequest>;
 
 /** DELETE /console/git-permissions/orgs/{org_id} (clear) and POST .../revisions/{id}/restore. */
 export const ConsoleClearRequest = GitPermissionBase;
+export type GitPermissionBase = z.input<typeof GitPermissionBase>;
 export const ConsoleRestoreRequest = GitPermissionBase.extend({
   /** Which set of the revision to bring back: the one before the change (default) or its result. */
   set: z.enum(['previous', 'result']).default('previous'),

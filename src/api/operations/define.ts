@@ -42,16 +42,19 @@ export function defineOperations<const T extends Record<string, OperationDef>>(o
   return ops;
 }
 
+/** What the typed helpers below read of an operation: the API's table and the console's share it. */
+export type OperationShape = Pick<OperationDef, 'params' | 'query' | 'body' | 'response'>;
+
 type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
 type Out<T> = T extends z.ZodType ? z.output<T> : void;
 
-export type ParamsOf<O extends OperationDef> = O['params'] extends z.ZodType ? z.input<O['params']> : undefined;
-export type QueryOf<O extends OperationDef> = Infer<O['query']>;
-export type BodyOf<O extends OperationDef> = Infer<O['body']>;
+export type ParamsOf<O extends OperationShape> = O['params'] extends z.ZodType ? z.input<O['params']> : undefined;
+export type QueryOf<O extends OperationShape> = Infer<O['query']>;
+export type BodyOf<O extends OperationShape> = Infer<O['body']>;
 /** The body after parsing (defaults applied): what a sandbox handler receives. */
-export type ParsedBodyOf<O extends OperationDef> = Out<O['body']>;
-export type ParsedQueryOf<O extends OperationDef> = Out<O['query']>;
-export type ResponseOf<O extends OperationDef> = Out<O['response']>;
+export type ParsedBodyOf<O extends OperationShape> = Out<O['body']>;
+export type ParsedQueryOf<O extends OperationShape> = Out<O['query']>;
+export type ResponseOf<O extends OperationShape> = Out<O['response']>;
 
 /** Fills `{name}` placeholders of an operation path. */
 export function buildPath(path: string, params: Record<string, string> | undefined): string {

@@ -10,17 +10,14 @@ import {
   useQueryClient,
   type InfiniteData,
 } from '@tanstack/react-query';
-import type {
-  ConsoleGitPermissionSet,
-  GitPermissionRevision,
-  GitPermissionRevisionSummary,
-} from '@/api/console/git-permissions';
+import { GIT_REVISIONS_PAGE_SIZE } from '@/api/console/git-permissions';
+import type { GitPermissionBase } from '@/api/git-permissions/rules';
+import type { ConsoleGitPermissionSet } from '@/api/console/git-permissions';
 import type { GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
-import type { GitPermissionDiff } from '@/api/git-permissions/set-diff';
 import { GIT_REPOSITORIES_PAGE_MAX } from '@/api/git-permissions/resources';
 import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
 import { nextCursor, type Page } from '@/api/page';
-import { apiCall, consoleCall } from '@/lib/api-client';
+import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 
 export const gitPermissionKeys = {
@@ -64,8 +61,7 @@ export const gitPermissionsInfiniteQueryOptions = (orgId: string) =>
 export const gitPermissionSetQueryOptions = (orgId: string) =>
   queryOptions({
     queryKey: gitPermissionKeys.current(orgId),
-    queryFn: ({ signal }) =>
-      consoleCall<ConsoleGitPermissionSet>('GET', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { signal }),
+    queryFn: ({ signal }) => apiCall('console.gitPermissions.get', { params: { org_id: orgId }, signal }),
     staleTime: 0,
   });
 
@@ -98,17 +94,15 @@ export const gitRepositoriesQueryOptions = (connectionId: string, filter: string
     staleTime: 60_000,
   });
 
-export type RevisionPage = Page<GitPermissionRevisionSummary>;
-
 export const gitRevisionsInfiniteQueryOptions = (orgId: string) =>
   infiniteQueryOptions({
     queryKey: gitPermissionKeys.revisions(orgId),
     queryFn: ({ pageParam, signal }) =>
-      consoleCall<RevisionPage>(
-        'GET',
-        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions?first=50${pageParam ? `&after=${encodeURIComponent(pageParam)}` : ''}`,
-        { signal },
-      ),
+      apiCall('console.gitPermissions.revisions.list', {
+        params: { org_id: orgId },
+        query: { first: GIT_REVISIONS_PAGE_SIZE, after: pageParam },
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     staleTime: 0,
@@ -118,42 +112,26 @@ export const gitRevisionQueryOptions = (orgId: string, revisionId: number) =>
   queryOptions({
     queryKey: gitPermissionKeys.revision(orgId, revisionId),
     queryFn: ({ signal }) =>
-      consoleCall<GitPermissionRevision>(
-        'GET',
-        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}`,
-        { signal },
-      ),
+      apiCall('console.gitPermissions.revisions.get', {
+        params: { org_id: orgId, revision_id: String(revisionId) },
+        signal,
+      }),
     staleTime: 60_000,
   });
-
-export interface RevisionDiff {
-  from: GitPermissionRevisionSummary;
-  to: GitPermissionRevisionSummary;
-  diff: GitPermissionDiff<GitPermission>;
-}
 
 export const gitRevisionDiffQueryOptions = (orgId: string, from: number, to: number) =>
   queryOptions({
     queryKey: gitPermissionKeys.revisionDiff(orgId, from, to),
     queryFn: ({ signal }) =>
-      consoleCall<RevisionDiff>(
-        'GET',
-        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/diff?from=${from}&to=${to}`,
-        { signal },
-      ),
+      apiCall('console.gitPermissions.revisions.diff', {
+        params: { org_id: orgId },
+        query: { from: String(from), to: String(to) },
+        signal,
+      }),
     staleTime: 60_000,
   });
 
-/** What the console answers after a replace, clear or restore. */
-export interface ApplyResult extends ConsoleGitPermissionSet {
-  revision: GitPermissionRevisionSummary | null;
-  unchanged: boolean;
-}
-
-export interface BaseSet {
-  base_version: string;
-  base: GitPermissionInput[];
-}
+export type BaseSet = GitPermissionBase & { base: NonNullable<GitPermissionBase['base']> };
 
 function useInvalidateOrg(orgId: string) {
   const qc = useQueryClient();
@@ -164,7 +142,7 @@ export function useReplaceGitPermissions(orgId: string) {
   const invalidate = useInvalidateOrg(orgId);
   return useMutation({
     mutationFn: (body: BaseSet & { permissions: GitPermissionInput[]; allow_per_item?: boolean }) =>
-      consoleCall<ApplyResult>('PUT', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { body }),
+      apiCall('console.gitPermissions.replace', { params: { org_id: orgId }, body }),
     onSettled: invalidate,
   });
 }
@@ -172,8 +150,7 @@ export function useReplaceGitPermissions(orgId: string) {
 export function useClearGitPermissions(orgId: string) {
   const invalidate = useInvalidateOrg(orgId);
   return useMutation({
-    mutationFn: (body: BaseSet) =>
-      consoleCall<ApplyResult>('DELETE', `/git-permissions/orgs/${encodeURIComponent(orgId)}`, { body }),
+    mutationFn: (body: BaseSet) => apiCall('console.gitPermissions.clear', { params: { org_id: orgId }, body }),
     onSettled: invalidate,
   });
 }
@@ -185,18 +162,12 @@ export function useRestoreGitRevision(orgId: string) {
       revisionId,
       ...body
     }: BaseSet & { revisionId: number; set: 'previous' | 'result'; allow_per_item?: boolean }) =>
-      consoleCall<ApplyResult>(
-        'POST',
-        `/git-permissions/orgs/${encodeURIComponent(orgId)}/revisions/${revisionId}/restore`,
-        { body },
-      ),
+      apiCall('console.gitPermissions.revisions.restore', {
+        params: { org_id: orgId, revision_id: String(revisionId) },
+        body,
+      }),
     onSettled: invalidate,
   });
-}
-
-/** What the console answers after a single-permission change: the new complete set and the permission. */
-export interface ToggleResult extends ApplyResult {
-  permission: GitPermission;
 }
 
 export type PermissionPages = InfiniteData<Page<GitPermission>, string | undefined>;
@@ -258,11 +229,7 @@ export function useToggleReadOnly(
       // Read at run time, not when clicked: a queued toggle sees the set the previous toggle answered.
       const loaded = loadedSet(qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite(orgId)));
       const body = loaded.complete ? { read_only, base_version: gitPermissionSetVersion(loaded.items) } : { read_only };
-      return consoleCall<ToggleResult>(
-        'PATCH',
-        `/git-permissions/orgs/${encodeURIComponent(orgId)}/permissions/${encodeURIComponent(id)}`,
-        { body },
-      );
+      return apiCall('console.gitPermissions.update', { params: { org_id: orgId, git_permission_id: id }, body });
     },
     onSuccess: (result, variables) => {
       const updated = result.permission ?? result.items.find((i) => i.git_permission_id === variables.id);

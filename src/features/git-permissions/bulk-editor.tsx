@@ -26,7 +26,8 @@ import { ProblemView } from '@/components/problem-view';
 import { isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
-import { gitPermissionSetQueryOptions, useReplaceGitPermissions, type ApplyResult } from './api';
+import { gitPermissionSetQueryOptions, useReplaceGitPermissions } from './api';
+import type { ConsoleApplyResult } from '@/api/console/git-permissions';
 import { AddPermissions } from './add-permissions';
 import { ImportDialog } from './import-dialog';
 import {
@@ -103,7 +104,7 @@ function EditorSession({
   const [notes, setNotes] = useState<string[]>([]);
   const [filter, setFilter] = useState('');
   const [perItem, setPerItem] = useState(false);
-  const [result, setResult] = useState<ApplyResult | null>(null);
+  const [result, setResult] = useState<ConsoleApplyResult | null>(null);
   const [serverErrors, setServerErrors] = useState<Map<string, Partial<Record<RowField, string[]>>>>(new Map());
   const replace = useReplaceGitPermissions(orgId);
 

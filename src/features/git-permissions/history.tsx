@@ -23,8 +23,8 @@ import {
   gitRevisionQueryOptions,
   gitRevisionsInfiniteQueryOptions,
   useRestoreGitRevision,
-  type ApplyResult,
 } from './api';
+import type { ConsoleApplyResult } from '@/api/console/git-permissions';
 import { conflictOf, connectionLabel, DiffView, MatcherText, useConnections, type ConflictBody } from './shared';
 
 const STATUS_TONE: Record<string, Tone> = { applied: 'success', failed: 'danger', partial: 'warn', applying: 'info' };
@@ -64,7 +64,7 @@ function RestoreButton({
   const [open, setOpen] = useState(false);
   const current = useQuery({ ...gitPermissionSetQueryOptions(orgId), enabled: open });
   const restore = useRestoreGitRevision(orgId);
-  const [done, setDone] = useState<ApplyResult | null>(null);
+  const [done, setDone] = useState<ConsoleApplyResult | null>(null);
   const [conflict, setConflict] = useState<ConflictBody | null>(null);
   const { byId } = useConnections();
   const count = set === 'previous' ? revision.previous_count : revision.result_count;

@@ -12,12 +12,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProblemView } from '@/components/problem-view';
 import { isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
-import {
-  gitConnectionsQueryOptions,
-  gitPermissionsInfiniteQueryOptions,
-  useClearGitPermissions,
-  type ApplyResult,
-} from './api';
+import { gitConnectionsQueryOptions, gitPermissionsInfiniteQueryOptions, useClearGitPermissions } from './api';
+import type { ConsoleApplyResult } from '@/api/console/git-permissions';
 
 /** Loads every page of an organization's permissions, one after another, reporting progress. */
 export function useAllGitPermissions(orgId: string) {
@@ -206,7 +202,7 @@ export function ClearAllButton({
 }: {
   orgId: string;
   base: { base_version: string; base: GitPermissionInput[] } | null;
-  onDone?: (r: ApplyResult) => void;
+  onDone?: (r: ConsoleApplyResult) => void;
   onConflict?: (c: ConflictBody) => void;
 }) {
   const [open, setOpen] = useState(false);

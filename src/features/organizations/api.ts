@@ -35,18 +35,12 @@ export const selfQueryOptions = () =>
     retry: false,
   });
 
-export interface ConsoleConfig {
-  mode: 'sandbox' | 'upstream';
-  sandbox: boolean;
-  upstream: string;
-}
-
 export const consoleConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['console-config'] as const,
     queryFn: async ({ signal }) => {
-      const { consoleCall } = await import('@/lib/api-client');
-      return consoleCall<ConsoleConfig>('GET', '/config', { signal });
+      const { apiCall } = await import('@/lib/api-client');
+      return apiCall('console.config', { signal });
     },
     staleTime: Infinity,
   });

@@ -1,7 +1,7 @@
 /** The layout around every screen: sidebar navigation, organization switcher, theme, global notices. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { Menu, X } from 'lucide-react';
+import { LogOut, Menu, X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Badge } from '@/components/badge';
 import { GlobalNotices } from '@/components/global-notices';
@@ -28,11 +28,27 @@ function NavLink({ item, orgId, onNavigate }: { item: NavItem; orgId?: string; o
   );
 }
 
+/**
+ * Ends the sign-in session on the server (which clears the cookie), then shows the sign-in page. A fetch,
+ * not a form: the app's pages use `Referrer-Policy: no-referrer`, under which a form POST carries
+ * `Origin: null` and the console's cross-site guard refuses it.
+ */
+async function signOut() {
+  try {
+    await fetch('/console/sign-out', { method: 'POST', credentials: 'same-origin', redirect: 'manual' });
+  } finally {
+    window.location.assign('/console/sign-in');
+  }
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
   const params = useParams({ strict: false }) as { orgId?: string };
   const orgId = params.orgId ?? lastOrg() ?? undefined;
   const [menuOpen, setMenuOpen] = useState(false);
   const config = useQuery(consoleConfigQueryOptions());
+  // 'link' | 'token' when people sign in, 'off' with CONSOLE_AUTH=off.
+  const accessControl = config.data?.access_control;
+  const signedIn = accessControl === 'link' || accessControl === 'token';
   const close = () => setMenuOpen(false);
 
   return (
@@ -95,7 +111,19 @@ export function AppShell({ children }: { children: ReactNode }) {
               </Badge>
             ) : null}
           </div>
-          <ThemeToggle />
+          <div className="flex items-center gap-2">
+            {signedIn && (
+              <button
+                type="button"
+                className="inline-flex h-9 items-center gap-1.5 rounded-md border border-line px-2.5 text-sm hover:bg-surface-2"
+                onClick={() => void signOut()}
+              >
+                <LogOut className="size-4" aria-hidden />
+                Sign out
+              </button>
+            )}
+            <ThemeToggle />
+          </div>
         </header>
         <GlobalNotices />
         <main id="main" className="min-w-0 flex-1 p-4 md:p-6">

@@ -1,11 +1,14 @@
 /** The console server's own endpoints under `/console/*`: health, configuration status, safe bulk operations. */
 import { Hono } from 'hono';
-import { problem, PROBLEM_CONTENT_TYPE } from '../../api/problem';
+import { problem } from '../../api/problem';
 import type { Db } from '../sandbox/db';
+import { accessModeOf } from '../access';
 import type { Config } from '../config';
-import { gitPermissionRoutes } from './git-permissions';
+import { gitPermissionHandlers } from './git-permissions';
+import { mountConsoleOperations } from './mount';
+import type { Redactor } from '../redact';
+import { consoleErrorResponse, consoleProblemResponse } from './problems';
 import type { UpstreamClient } from './upstream-client';
-import { UpstreamProblem } from './upstream-client';
 
 export interface ConsoleDeps {
   config: Config;
@@ -15,57 +18,35 @@ export interface ConsoleDeps {
   startedAt: number;
   /** The console's own store (console.db). */
   db: Db;
+  /** Removes the credential from every answer, stored error and log line. */
+  redactor: Redactor;
 }
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const app = new Hono();
-  app.get('/console/health', (c) =>
-    c.json({ status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }, 200, {
-      'cache-control': 'no-store',
+  mountConsoleOperations(app, {
+    'console.health': () => ({ status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
+    'console.config': () => ({
+      mode: deps.config.mode,
+      sandbox: deps.config.mode === 'sandbox',
+      upstream: deps.config.mode === 'sandbox' ? 'embedded sandbox' : String(deps.config.baseUrl),
+      api_base: '/api',
+      // 'link': one-time sign-in links; 'token': links and CONSOLE_ACCESS_TOKEN; 'off': CONSOLE_AUTH=off.
+      access_control: accessModeOf(deps.config),
     }),
-  );
-  app.get('/console/config', (c) =>
-    c.json(
-      {
-        mode: deps.config.mode,
-        sandbox: deps.config.mode === 'sandbox',
-        upstream: deps.config.mode === 'sandbox' ? 'embedded sandbox' : deps.config.baseUrl,
-        api_base: '/api',
-        access_control: deps.config.accessToken !== undefined,
-      },
-      200,
-      { 'cache-control': 'no-store' },
-    ),
-  );
-
-  // Console features mount their endpoints here, e.g. app.route('/console/...', routes(deps)).
-  app.route('/', gitPermissionRoutes(deps));
-
-  app.onError((err, c) => {
-    if (err instanceof UpstreamProblem) {
-      return new Response(JSON.stringify({ ...err.body, instance: c.req.path }), {
-        status: err.status,
-        headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...err.headers },
-      });
-    }
-    console.error('[console] unhandled error:', err instanceof Error ? err.message : 'unknown error');
-    return new Response(
-      JSON.stringify(problem(500, 'The console server failed while handling this request', { instance: c.req.path })),
-      {
-        status: 500,
-        headers: { 'content-type': PROBLEM_CONTENT_TYPE },
-      },
-    );
+    ...gitPermissionHandlers({
+      ...deps,
+      retention: { maxRevisions: deps.config.historyMaxRevisions, maxAgeDays: deps.config.historyMaxAgeDays },
+    }),
   });
-  app.notFound(
-    (c) =>
-      new Response(
-        JSON.stringify(problem(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path })),
-        {
-          status: 404,
-          headers: { 'content-type': PROBLEM_CONTENT_TYPE },
-        },
-      ),
+
+  app.onError((err, c) => consoleErrorResponse(c, err, deps.redactor, 'handling this request'));
+  app.notFound((c) =>
+    consoleProblemResponse(
+      deps.redactor,
+      404,
+      problem(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path }),
+    ),
   );
   return app;
 }

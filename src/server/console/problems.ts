@@ -19,6 +19,7 @@ export class ConsoleProblem extends Error {
     readonly status: number,
     readonly detail: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -80,7 +81,7 @@ export function consoleErrorResponse(c: Context, err: unknown, redactor: Redacto
   const instance = c.req.path;
   if (err instanceof ConsoleProblem) {
     // A body cut off mid-way leaves the connection unusable: close it.
-    const headers: Record<string, string> = err.status === 413 ? { connection: 'close' } : {};
+    const headers: Record<string, string> = { ...err.headers, ...(err.status === 413 ? { connection: 'close' } : {}) };
     return consoleProblemResponse(
       redactor,
       err.status,

@@ -1,9 +1,10 @@
 /** The console's own SQLite store (e.g. the history of bulk git-permission changes), in DATA_DIR/console.db. */
 import { join } from 'node:path';
 import { migrate, openDb, type Db, type Migration } from '../sandbox/db';
+import { gitPermissionConsoleMigrations } from './git-permissions/store';
 
-/** Each console feature appends its migrations here. */
-export const consoleMigrations: Migration[] = [];
+/** Every console feature's migrations, in order. */
+export const consoleMigrations: Migration[] = [...gitPermissionConsoleMigrations];
 
 export function openConsoleStore(dataDir: string): Db {
   const db = openDb(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'console.db'));

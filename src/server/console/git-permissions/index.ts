@@ -12,13 +12,6 @@
  * Changes to one organization are serialized here, so two console users cannot interleave steps 1–4. A single
  * permission's read-only toggle goes through the same lock, version check and history (PATCH .../permissions/{id}).
  */
-import { Hono, type Context } from 'hono';
-import {
-  ConsoleClearRequest,
-  ConsoleReplaceRequest,
-  ConsoleRestoreRequest,
-  ConsoleUpdateRequest,
-} from '../../../api/git-permissions/rules';
 import {
   diffGitPermissionSets,
   gitPermissionSetVersion,
@@ -31,16 +24,13 @@ import {
   type GitPermission,
   type GitPermissionInput,
 } from '../../../api/git-permissions/resources';
-import { type ConsoleGitPermissionSet, type GitRevisionAction } from '../../../api/console/git-permissions';
-import type { FieldError } from '../../../api/problem';
-import { migrate } from '../../sandbox/db';
-import type { ConsoleDeps } from '../index';
-import { ConsoleProblem, consoleErrorResponse, readConsoleBody, summarizeErrors } from '../problems';
-import { consoleMigrations } from '../store';
+import type { ConsoleGitPermissionSet, GitRevisionAction } from '../../../api/console/git-permissions';
+import type { Db } from '../../sandbox/db';
+import type { Redactor } from '../../redact';
+import type { ConsoleHandler, ConsoleHandlers } from '../mount';
+import { ConsoleProblem } from '../problems';
 import type { UpstreamClient } from '../upstream-client';
-import { createRevisionStore, gitPermissionConsoleMigrations, type RetentionPolicy } from './store';
-
-consoleMigrations.push(...gitPermissionConsoleMigrations);
+import { createRevisionStore, type RetentionPolicy } from './store';
 
 /** A permission as a replace or add request carries it. */
 const toInput = (p: GitPermissionInput): GitPermissionInput => normalizeGitPermission(p);
@@ -54,18 +44,16 @@ async function readCurrent(upstream: UpstreamClient, orgId: string, signal?: Abo
   })) as GitPermission[];
 }
 
-function revisionId(c: Context, name: string): number {
-  const v = c.req.param(name) ?? c.req.query(name) ?? '';
-  if (!/^\d{1,12}$/.test(v)) throw new ConsoleProblem(404, `Revision ${v || '(none)'} was not found`);
-  return Number(v);
+export interface GitPermissionDeps {
+  upstream: UpstreamClient;
+  /** The console's own store (console.db), migrated. */
+  db: Db;
+  redactor: Redactor;
+  retention?: RetentionPolicy;
 }
 
-export function gitPermissionRoutes(
-  deps: Pick<ConsoleDeps, 'upstream' | 'db' | 'redactor'> & {
-    retention?: RetentionPolicy;
-  },
-): Hono {
-  migrate(deps.db, gitPermissionConsoleMigrations);
+/** The handlers of the console's git-permission operations (`console.gitPermissions.*`). */
+export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers {
   const store = createRevisionStore(deps.db, deps.retention);
   const { upstream, redactor } = deps;
   const locks = new Map<string, Promise<unknown>>();
@@ -229,42 +217,91 @@ export function gitPermissionRoutes(
     });
   }
 
-  const app = new Hono();
-  const base = '/console/git-permissions/orgs/:orgId';
+  const revisionOf = (orgId: string, revisionId: number) => {
+    const rev = store.get(orgId, revisionId);
+    if (!rev) throw new ConsoleProblem(404, `Revision ${revisionId} was not found in this organization's history`);
+    return rev;
+  };
 
-  app.get(base, async (c) => {
-    const orgId = c.req.param('orgId');
-    const items = await readCurrent(upstream, orgId, c.req.raw.signal);
-    const body: ConsoleGitPermissionSet = {
-      org_id: orgId,
-      items,
-      version: gitPermissionSetVersion(items),
-      count: items.length,
-    };
-    return c.json(body, 200, { 'cache-control': 'no-store' });
-  });
+  // One permission's read_only, under the same lock, version check and history as a replace.
+  const update: ConsoleHandler<'console.gitPermissions.update'> = ({ params, body, signal }) => {
+    const { org_id: orgId, git_permission_id: permissionId } = params;
+    return serialized(orgId, async () => {
+      const current = await readCurrent(upstream, orgId, signal);
+      const currentVersion = gitPermissionSetVersion(current);
+      if (body.base_version !== undefined && body.base_version !== currentVersion) {
+        throw conflict(body.base_version, current);
+      }
+      const before = current.find((p) => p.git_permission_id === permissionId);
+      if (!before) {
+        throw new ConsoleProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
+      }
+      if ((before.read_only ?? false) === body.read_only) {
+        return {
+          revision: null,
+          org_id: orgId,
+          items: current,
+          version: currentVersion,
+          count: current.length,
+          unchanged: true,
+          permission: before,
+        };
+      }
+      const id = store.begin({
+        org_id: orgId,
+        action: 'update',
+        method: 'per_item',
+        restored_from: null,
+        previous: current,
+        previous_version: currentVersion,
+        added: 0,
+        removed: 0,
+        changed: 1,
+      });
+      try {
+        const updated = await upstream.call('gitPermissions.update', {
+          params: { org_id: orgId, git_permission_id: permissionId },
+          body: { read_only: body.read_only },
+        });
+        const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
+        const version = gitPermissionSetVersion(result);
+        store.finish(id, { status: 'applied', result, result_version: version });
+        return {
+          revision: store.summary(orgId, id),
+          org_id: orgId,
+          items: result,
+          version,
+          count: result.length,
+          unchanged: false,
+          permission: updated,
+        };
+      } catch (err) {
+        const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
+        store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+        throw err;
+      }
+    });
+  };
 
-  app.put(base, async (c) => {
-    const body = await readConsoleBody(c, ConsoleReplaceRequest);
-    return c.json(
-      await applyChange({
-        orgId: c.req.param('orgId'),
+  return {
+    'console.gitPermissions.get': async ({ params, signal }) => {
+      const items = await readCurrent(upstream, params.org_id, signal);
+      return { org_id: params.org_id, items, version: gitPermissionSetVersion(items), count: items.length };
+    },
+    'console.gitPermissions.replace': ({ params, body, signal }) =>
+      applyChange({
+        orgId: params.org_id,
         action: 'replace',
         base_version: body.base_version,
         base: body.base,
         desired: body.permissions,
         allowPerItem: body.allow_per_item === true,
         restoredFrom: null,
-        signal: c.req.raw.signal,
+        signal,
       }),
-    );
-  });
-
-  app.delete(base, async (c) => {
-    const body = await readConsoleBody(c, ConsoleClearRequest);
-    return c.json(
-      await applyChange({
-        orgId: c.req.param('orgId'),
+    'console.gitPermissions.clear': ({ params, body }) =>
+      applyChange({
+        orgId: params.org_id,
         action: 'clear',
         base_version: body.base_version,
         base: body.base,
@@ -272,160 +309,53 @@ export function gitPermissionRoutes(
         allowPerItem: false,
         restoredFrom: null,
       }),
-    );
-  });
-
-  app.get(`${base}/revisions`, (c) => {
-    const first = Number(c.req.query('first') ?? 50);
-    const afterRaw = c.req.query('after');
-    const errors: FieldError[] = [];
-    if (!Number.isInteger(first) || first < 1 || first > 200)
-      errors.push({ loc: ['query', 'first'], msg: 'first must be an integer from 1 to 200', type: 'range' });
-    if (afterRaw !== undefined && afterRaw !== '' && !/^\d{1,12}$/.test(afterRaw))
-      errors.push({ loc: ['query', 'after'], msg: 'after must be an end_cursor of this list', type: 'cursor' });
-    if (errors.length) throw new ConsoleProblem(422, summarizeErrors(errors), { errors });
-    const page = store.list(c.req.param('orgId'), { first, after: afterRaw ? Number(afterRaw) : undefined });
-    const last = page.items[page.items.length - 1];
-    return c.json(
-      {
+    'console.gitPermissions.update': update,
+    'console.gitPermissions.revisions.list': ({ params, query }) => {
+      const page = store.list(params.org_id, { first: query.first, after: query.after });
+      const last = page.items[page.items.length - 1];
+      return {
         items: page.items,
         total: page.total,
         has_next_page: page.has_next_page,
         end_cursor: page.has_next_page && last ? String(last.revision_id) : null,
-      },
-      200,
-      { 'cache-control': 'no-store' },
-    );
-  });
-
-  app.get(`${base}/revisions/diff`, (c) => {
-    const orgId = c.req.param('orgId');
-    const from = store.get(orgId, revisionId(c, 'from'));
-    const to = store.get(orgId, revisionId(c, 'to'));
-    if (!from || !to)
-      throw new ConsoleProblem(
-        404,
-        `Revision ${!from ? c.req.query('from') : c.req.query('to')} was not found in this organization's history`,
-      );
-    // Each revision stands for the set it produced (its previous set when it did not complete).
-    const setOf = (r: typeof from) => r.result ?? r.previous;
-    const { previous: _p, result: _r, ...fromSummary } = from;
-    const { previous: _p2, result: _r2, ...toSummary } = to;
-    return c.json({ from: fromSummary, to: toSummary, diff: diffGitPermissionSets(setOf(from), setOf(to)) });
-  });
-
-  app.get(`${base}/revisions/:revisionId`, (c) => {
-    const rev = store.get(c.req.param('orgId'), revisionId(c, 'revisionId'));
-    if (!rev)
-      throw new ConsoleProblem(
-        404,
-        `Revision ${c.req.param('revisionId')} was not found in this organization's history`,
-      );
-    return c.json(rev, 200, { 'cache-control': 'no-store' });
-  });
-
-  app.post(`${base}/revisions/:revisionId/restore`, async (c) => {
-    const orgId = c.req.param('orgId');
-    const rev = store.get(orgId, revisionId(c, 'revisionId'));
-    if (!rev)
-      throw new ConsoleProblem(
-        404,
-        `Revision ${c.req.param('revisionId')} was not found in this organization's history`,
-      );
-    const body = await readConsoleBody(c, ConsoleRestoreRequest);
-    const set = body.set === 'result' ? rev.result : rev.previous;
-    if (!set)
-      throw new ConsoleProblem(
-        422,
-        `Revision ${rev.revision_id} has no resulting set to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`,
-        {
-          errors: [
-            {
-              loc: ['body', 'set'],
-              msg: 'This revision has no result; restore its previous set instead',
-              type: 'no_result',
-            },
-          ],
-        },
-      );
-    return c.json(
-      await applyChange({
-        orgId,
+      };
+    },
+    'console.gitPermissions.revisions.diff': ({ params, query }) => {
+      const from = revisionOf(params.org_id, query.from);
+      const to = revisionOf(params.org_id, query.to);
+      // Each revision stands for the set it produced (its previous set when it did not complete).
+      const setOf = (r: typeof from) => r.result ?? r.previous;
+      const { previous: _p, result: _r, ...fromSummary } = from;
+      const { previous: _p2, result: _r2, ...toSummary } = to;
+      return { from: fromSummary, to: toSummary, diff: diffGitPermissionSets(setOf(from), setOf(to)) };
+    },
+    'console.gitPermissions.revisions.get': ({ params }) => revisionOf(params.org_id, params.revision_id),
+    'console.gitPermissions.revisions.restore': ({ params, body }) => {
+      const rev = revisionOf(params.org_id, params.revision_id);
+      const set = body.set === 'result' ? rev.result : rev.previous;
+      if (!set)
+        throw new ConsoleProblem(
+          422,
+          `Revision ${rev.revision_id} has no resulting set to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`,
+          {
+            errors: [
+              {
+                loc: ['body', 'set'],
+                msg: 'This revision has no result; restore its previous set instead',
+                type: 'no_result',
+              },
+            ],
+          },
+        );
+      return applyChange({
+        orgId: params.org_id,
         action: 'restore',
         base_version: body.base_version,
         base: body.base,
         desired: set,
         allowPerItem: body.allow_per_item === true,
         restoredFrom: rev.revision_id,
-      }),
-    );
-  });
-
-  // One permission's read_only, under the same lock, version check and history as a replace.
-  app.patch(`${base}/permissions/:permissionId`, async (c) => {
-    const orgId = c.req.param('orgId');
-    const permissionId = c.req.param('permissionId');
-    const body = await readConsoleBody(c, ConsoleUpdateRequest);
-    const signal = c.req.raw.signal;
-    return c.json(
-      await serialized(orgId, async () => {
-        const current = await readCurrent(upstream, orgId, signal);
-        const currentVersion = gitPermissionSetVersion(current);
-        if (body.base_version !== undefined && body.base_version !== currentVersion) {
-          throw conflict(body.base_version, current);
-        }
-        const before = current.find((p) => p.git_permission_id === permissionId);
-        if (!before) {
-          throw new ConsoleProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
-        }
-        if ((before.read_only ?? false) === body.read_only) {
-          return {
-            revision: null,
-            org_id: orgId,
-            items: current,
-            version: currentVersion,
-            count: current.length,
-            unchanged: true,
-            permission: before,
-          };
-        }
-        const id = store.begin({
-          org_id: orgId,
-          action: 'update',
-          method: 'per_item',
-          restored_from: null,
-          previous: current,
-          previous_version: currentVersion,
-          added: 0,
-          removed: 0,
-          changed: 1,
-        });
-        try {
-          const updated = await upstream.call('gitPermissions.update', {
-            params: { org_id: orgId, git_permission_id: permissionId },
-            body: { read_only: body.read_only },
-          });
-          const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
-          const version = gitPermissionSetVersion(result);
-          store.finish(id, { status: 'applied', result, result_version: version });
-          return {
-            revision: store.summary(orgId, id),
-            org_id: orgId,
-            items: result,
-            version,
-            count: result.length,
-            unchanged: false,
-            permission: updated,
-          };
-        } catch (err) {
-          const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-          store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
-          throw err;
-        }
-      }),
-    );
-  });
-
-  app.onError((err, c) => consoleErrorResponse(c, err, redactor, 'changing git permissions'));
-  return app;
+      });
+    },
+  };
 }

@@ -1,0 +1,19 @@
+/**
+ * The console's own operation table (`/console/*`), the twin of the API's: the console server mounts these
+ * rows with the same validation and problem bodies, and the browser calls them by id through the same client.
+ */
+import type { ConsoleOperationDef } from './define';
+import { consoleGitPermissionOperations } from './git-permissions';
+import { consoleSystemOperations } from './system';
+
+export const consoleOperations = {
+  ...consoleSystemOperations,
+  ...consoleGitPermissionOperations,
+} as const;
+
+export type ConsoleOperations = typeof consoleOperations;
+export type ConsoleOperationId = keyof ConsoleOperations;
+
+export const consoleOperationList: readonly ConsoleOperationDef[] = Object.values(consoleOperations);
+
+export type { ConsoleOperationDef } from './define';

@@ -1,0 +1,37 @@
+/** The console server's own health and configuration status (`/console/health`, `/console/config`). */
+import { z } from 'zod';
+import { defineConsoleOperations } from './define';
+
+export const ConsoleHealth = z.looseObject({ status: z.literal('ok'), uptime_s: z.number().int() });
+export type ConsoleHealth = z.infer<typeof ConsoleHealth>;
+
+/** How people sign in: one-time links, links and CONSOLE_ACCESS_TOKEN, or not at all (CONSOLE_AUTH=off). */
+export const ACCESS_CONTROL_MODES = ['link', 'token', 'off'] as const;
+
+export const ConsoleConfig = z.looseObject({
+  /** `sandbox`: the embedded sandbox answers; `upstream`: a real API. */
+  mode: z.enum(['sandbox', 'upstream']),
+  sandbox: z.boolean(),
+  /** "embedded sandbox", or the API's base URL. */
+  upstream: z.string(),
+  api_base: z.string(),
+  access_control: z.enum(ACCESS_CONTROL_MODES),
+});
+export type ConsoleConfig = z.infer<typeof ConsoleConfig>;
+
+export const consoleSystemOperations = defineConsoleOperations({
+  'console.health': {
+    id: 'console.health',
+    method: 'GET',
+    path: '/console/health',
+    summary: 'Whether the console server is up (open without a session)',
+    response: ConsoleHealth,
+  },
+  'console.config': {
+    id: 'console.config',
+    method: 'GET',
+    path: '/console/config',
+    summary: 'Which API the console talks to and how people sign in (never the credential)',
+    response: ConsoleConfig,
+  },
+});
