@@ -1,6 +1,18 @@
 // Lint: TypeScript, React hooks, TanStack Query and Router rules, and the one-way import rules of
-// ARCHITECTURE.md (browser code never imports server code; the contract imports neither).
+// ARCHITECTURE.md: routes → app → features → components/lib → api; features never import each other;
+// browser code never imports Node code; the console server and the sandbox never import each other.
+
+const NODE_ONLY = ['server', 'sandbox', 'node', 'cli'];
+const features = readdirSync('src/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const nodeOnly = {
+  group: NODE_ONLY.flatMap((d) => [`**/${d}/**`, `@/${d}/**`, `**/${d}`, `@/${d}`]),
+  message: 'Browser code never imports Node code (server, sandbox, node, cli).',
+};
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import pluginRouter from '@tanstack/eslint-plugin-router';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -41,13 +53,54 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/server/**', 'src/test/**', 'src/**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/server/**', '@/server/**'], message: 'Browser code never imports server code.' }] },
-      ],
-    },
+    ignores: [...NODE_ONLY.map((d) => `src/${d}/**`), 'src/test/**', 'src/**/*.test.{ts,tsx}'],
+    rules: restrict([nodeOnly]),
+  },
+  // Shared UI and plumbing know no feature, no app module and no route.
+  {
+    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: restrict([
+      nodeOnly,
+      {
+        group: ['@/features/**', '@/app/**', '@/routes/**', '**/features/**'],
+        message: 'Shared code imports no feature.',
+      },
+    ]),
+  },
+  // Features never import each other: what two features need lives in src/lib or src/components.
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    rules: restrict([
+      nodeOnly,
+      {
+        regex: `^(@/features/(?!${feature}/)|\\.\\./(?!\\.))`,
+        message: `Features never import each other (${feature} → another feature); move what both need to src/lib or src/components.`,
+      },
+      { group: ['@/app/**', '@/routes/**'], message: 'Features do not import the app shell or routes.' },
+    ]),
+  })),
+  // Three products, three folders: neither the console server nor the sandbox imports the other.
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: restrict([
+      { group: ['**/sandbox/**', '**/sandbox', '**/cli/**'], message: 'The console server never imports the sandbox.' },
+    ]),
+  },
+  {
+    files: ['src/sandbox/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: restrict([
+      { group: ['**/server/**', '**/server', '**/cli/**'], message: 'The sandbox never imports the console server.' },
+    ]),
+  },
+  {
+    files: ['src/node/**/*.ts'],
+    rules: restrict([
+      { group: ['**/server/**', '**/sandbox/**', '**/cli/**'], message: 'Shared Node code imports neither product.' },
+    ]),
   },
   {
     files: ['src/api/**/*.ts'],

@@ -21,7 +21,7 @@ export interface RunningConsole {
 /** `npm start` on a fresh data dir; resolves once both URLs are printed. */
 export function startConsoleProcess(env: Record<string, string> = {}): Promise<RunningConsole> {
   const port = 4900 + Math.floor(Math.random() * 90);
-  const child: ChildProcess = spawn('npx', ['tsx', 'src/server/main.ts', '--build-if-needed'], {
+  const child: ChildProcess = spawn('npx', ['tsx', 'src/cli/main.ts', '--build-if-needed'], {
     env: {
       ...process.env,
       PORT: String(port),

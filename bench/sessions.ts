@@ -60,7 +60,7 @@ export async function benchSessionsRenderScroll(
   await page.evaluate(() => window.localStorage.setItem('sessions.refresh-ms', '0'));
   const t0 = Date.now();
   await page.goto(`${opts.baseUrl}/sessions`);
-  const list = page.getByTestId('cursor-list');
+  const list = page.getByTestId('data-table');
   await page.getByRole('table', { name: 'Sessions' }).getByRole('row').nth(1).waitFor();
   const firstRowsMs = Date.now() - t0;
 

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { createConsoleServer } from '../src/server/app';
-import { startSandbox, type RunningSandbox } from '../src/server/sandbox';
+import { startSandbox, type RunningSandbox } from '../src/sandbox';
 import { createStaticHandler } from '../src/server/static';
 import { testConfig } from '../src/test/harness';
 import { expect, test } from './fixtures';

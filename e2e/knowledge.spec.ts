@@ -10,7 +10,7 @@ const table = (page: Page) => page.getByRole('table', { name: 'Knowledge notes' 
 test('filters notes through the URL, and the filters survive a reload', async ({ page }) => {
   await page.goto('/knowledge?access_type=enterprise&folder_path=%2FEngineering%2FBackend%2FPayments');
   await expect(page.getByRole('heading', { name: 'Knowledge notes' })).toBeVisible();
-  await expect(page.getByLabel('Access type')).toHaveValue('enterprise');
+  await expect(page.getByLabel('Access type')).toHaveText('Enterprise');
   await expect(
     page.getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: /Payments/ }),
   ).toHaveAttribute('aria-current', 'true');
@@ -30,7 +30,10 @@ test('filters notes through the URL, and the filters survive a reload', async ({
 
   // Choosing organization notes in no folder: the URL follows, and every row is an organization note.
   await page.getByRole('button', { name: 'Clear filters' }).click();
-  await page.getByLabel('Access type').selectOption('org');
+  await page
+    .getByLabel('Access type')
+    .click()
+    .then(() => page.getByRole('option', { name: 'Organization' }).click());
   await page
     .getByRole('navigation', { name: 'Folders' })
     .getByRole('button', { name: /No folder/ })
@@ -47,14 +50,18 @@ test('creates a note with the form and finds it by search', async ({ page }) => 
   const name = `Release notes style ${Date.now().toString(36)}`;
   await page.goto('/knowledge/new');
   await page.getByRole('button', { name: 'Create note' }).click();
-  // Validated before sending.
-  await expect(page.getByText('Name is required')).toBeVisible();
-  await expect(page.getByText('Body is required')).toBeVisible();
+  // Validated before sending, with the contract's own messages, and focus on the first field to fix.
+  await expect(page.getByText('name must not be empty')).toBeVisible();
+  await expect(page.getByText('body must not be empty')).toBeVisible();
+  await expect(page.getByLabel('Name')).toBeFocused();
 
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Trigger').fill('When writing release notes');
   await page.getByLabel('Body').fill('## Tone\n\nWrite **plain** sentences.\n\n- one change per line\n- link the PR');
-  await page.getByLabel('Folder').selectOption({ label: '/Onboarding' });
+  await page.getByRole('combobox', { name: 'Folder' }).click();
+  await page.getByRole('combobox', { name: 'Search folders' }).fill('onboard');
+  await page.getByRole('option', { name: '/Onboarding', exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Folder' })).toHaveText('/Onboarding');
   await page.getByRole('switch', { name: 'Enabled' }).click();
   await expect(page.getByRole('switch', { name: 'Enabled' })).toHaveAttribute('aria-checked', 'false');
   await page.getByRole('button', { name: 'Create note' }).click();

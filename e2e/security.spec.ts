@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConsoleServer } from '../src/server/app';
-import { startSandbox, type RunningSandbox } from '../src/server/sandbox';
+import { startSandbox, type RunningSandbox } from '../src/sandbox';
 import { createStaticHandler } from '../src/server/static';
 import { startFakeUpstream } from '../src/test/fake-upstream';
 import { testConfig } from '../src/test/harness';

@@ -37,7 +37,9 @@ test('create a session and watch its status reach a terminal state live, without
   const title = `Watch me ${Date.now()}`;
   await page.getByLabel('Prompt').fill('Upgrade the lint config and fix the warnings.');
   await page.getByLabel('Title').fill(title);
-  await page.getByLabel('Agent mode').selectOption('fast');
+  await page.getByRole('combobox', { name: 'Agent mode' }).click();
+  await page.getByRole('option', { name: 'fast', exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Agent mode' })).toHaveText('fast');
   await page.getByRole('button', { name: 'Add secret' }).click();
   await page.getByLabel('Secret 1 key').fill('NPM_TOKEN');
   await page.getByLabel('Secret 1 value').fill('npm_secret_value');
@@ -48,7 +50,8 @@ test('create a session and watch its status reach a terminal state live, without
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
   await expect(page.getByText('npm_secret_value')).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
-  await page.getByLabel('Refresh every').first().selectOption('2000');
+  await page.getByRole('combobox', { name: 'Refresh every' }).first().click();
+  await page.getByRole('option', { name: '2 s', exact: true }).click();
 
   await expect(liveStatus(page)).toHaveText(/^(exit|error|suspended)$/, { timeout: 30_000 });
   const timeline = page.getByRole('list', { name: 'Status changes seen' }).getByRole('listitem');

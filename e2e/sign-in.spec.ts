@@ -21,7 +21,7 @@ test.describe('the one-time link printed by npm start', () => {
     // A console of its own: any free port, its own data, no access token (the link is the only way in). The
     // entry point of `npm start` without its build step: dist/ is built for this run already, and a rebuild
     // (when a source changed meanwhile) would pull the assets from under the pages of the other workers.
-    child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/server/main.ts'], {
+    child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts'], {
       cwd: ROOT,
       detached: true,
       env: {

@@ -2,7 +2,7 @@
 import { createRouter } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Spinner } from '@/components/page-header';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 import { routeTree } from './routeTree.gen';
 
 export function createAppRouter(queryClient: QueryClient) {

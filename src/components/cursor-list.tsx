@@ -6,7 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
-import { Button } from './button';
+import { Button } from './ui/button';
 import { EmptyState, Spinner } from './page-header';
 import { ProblemView } from './problem-view';
 

@@ -1,7 +1,7 @@
 /** Shows an API error where the admin acted: what went wrong and what to do, by status. */
 import type { ReactNode } from 'react';
 import { errorMessage, isApiError } from '@/lib/api-error';
-import { Button } from './button';
+import { Button } from './ui/button';
 
 export function describeError(error: unknown): { title: string; detail: string; hint?: string } {
   if (!isApiError(error)) return { title: 'Something went wrong', detail: errorMessage(error) };

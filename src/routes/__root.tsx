@@ -1,12 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
-import { AppShell } from '@/features/shell/app-shell';
-import { NotFound, RouteError } from '@/features/shell/route-error';
+import { Toaster } from '@/components/ui/toast';
+import { AppShell } from '@/app/shell/app-shell';
+import { NotFound, RouteError } from '@/app/shell/route-error';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: () => (
     <AppShell>
       <Outlet />
+      <Toaster />
     </AppShell>
   ),
   errorComponent: (props) => (

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { organizationsInfiniteQueryOptions } from '@/features/organizations/api';
+import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { OrganizationsOverview } from '@/features/organizations/organizations-overview';
 
 export const Route = createFileRoute('/')({

@@ -14,7 +14,6 @@
 import { createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
-import { problem, PROBLEM_CONTENT_TYPE } from '../api/problem';
 import type { Config } from './config';
 import {
   createSessionStore,
@@ -24,8 +23,8 @@ import {
   type SessionRow,
   type SignInMethod,
 } from './console/sessions-store';
-import type { Db } from './sandbox/db';
-import { sendProblem } from './problem-reply';
+import type { Db } from '../node/db';
+import { sendProblem } from '../node/problem-writer';
 import { SECURITY_HEADERS } from './static';
 
 export { SIGN_IN_PATH };
@@ -242,22 +241,19 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     mode === 'token'
       ? `Sign in to the console first (${SIGN_IN_PATH}), or send its access token as a Bearer token`
       : `Sign in to the console first: open the one-time sign-in link that npm start printed (${SIGN_IN_PATH})`;
-  const sendSignInRequired = (res: ServerResponse, instance: string) => {
-    const body = JSON.stringify(
-      problem(401, signInDetail, {
+  const sendSignInRequired = (res: ServerResponse, instance: string) =>
+    sendProblem(
+      res,
+      401,
+      signInDetail,
+      instance,
+      {},
+      {
         type: SIGN_IN_REQUIRED_TYPE,
         title: 'Sign-in required',
-        instance,
         sign_in: SIGN_IN_PATH,
-      }),
+      },
     );
-    res.writeHead(401, {
-      'content-type': PROBLEM_CONTENT_TYPE,
-      'content-length': Buffer.byteLength(body),
-      'cache-control': 'no-store',
-    });
-    res.end(body);
-  };
 
   const tooManyMessage = (waitMs: number) =>
     `Too many failed sign-in attempts from your address. Try again in ${Math.ceil(waitMs / 1000)} seconds.`;

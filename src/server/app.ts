@@ -20,7 +20,7 @@ import { createAccessControl } from './access';
 import { openConsoleStore } from './console/store';
 import { CONSOLE_MAX_BODY_BYTES } from './console/problems';
 import { createUpstreamClient } from './console/upstream-client';
-import { answerClientErrors, instanceOf, sendProblem } from './problem-reply';
+import { answerClientErrors, instanceOf, sendProblem } from '../node/problem-writer';
 import { createForwarder } from './proxy/forward';
 import { createRedactor } from './redact';
 import { allowedHostHeaders, bodyTypeProblem, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';

@@ -2,9 +2,9 @@
  * The console server's configuration: the environment, then `.env` for what the environment leaves unset.
  * Validated at start; every problem is reported as one clear line and the start is refused.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseEnv } from 'node:util';
+import { envReader } from '../node/env';
 
 export interface Config {
   /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
@@ -55,36 +55,14 @@ export const DEFAULT_SANDBOX_PORT = 8787;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
-/** Reads `.env` from the working directory, if any, without overriding the environment. */
-export function readDotEnv(cwd = process.cwd()): Record<string, string> {
-  const file = resolve(cwd, '.env');
-  if (!existsSync(file)) return {};
-  return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
-}
-
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  opts: { sandboxOnly?: boolean; dotEnv?: Record<string, string> } = {},
+  opts: { dotEnv?: Record<string, string> } = {},
 ): Config {
-  const merged: Record<string, string | undefined> = { ...(opts.dotEnv ?? readDotEnv()), ...env };
-  const get = (k: string) => {
-    const v = merged[k]?.trim();
-    return v === '' ? undefined : v;
-  };
-  const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = get(name);
-    if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-
+  const { get, int, problems } = envReader(env, opts.dotEnv);
   const apiKey = get('AGENT_PLATFORM_API_KEY');
   const baseUrl = get('AGENT_PLATFORM_BASE_URL');
-  if (!opts.sandboxOnly) {
+  {
     if (apiKey && !baseUrl) {
       problems.push(
         'AGENT_PLATFORM_BASE_URL is missing: set it with AGENT_PLATFORM_API_KEY, or unset both to use the sandbox',
@@ -113,7 +91,7 @@ export function loadConfig(
 
   const host = get('HOST') ?? '127.0.0.1';
   const accessToken = get('CONSOLE_ACCESS_TOKEN');
-  if (!opts.sandboxOnly && !isLoopbackHost(host) && !accessToken) {
+  if (!isLoopbackHost(host) && !accessToken) {
     problems.push(
       `HOST=${host} serves the console beyond this machine: set CONSOLE_ACCESS_TOKEN so only people with it can sign in`,
     );

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { operationList } from '../api/operations';
 import { ProblemDetail } from '../api/problem';
-import { createRng, type Rng } from './sandbox/random';
+import { createRng, type Rng } from '../sandbox/random';
 import { ADMIN, VIEWER, rawRequest, startTestConsole } from '../test/harness';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];

@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../server/config';
 import { createConsoleServer, type ConsoleServerOptions } from '../server/app';
-import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../server/sandbox';
+import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox';
 
 export const ADMIN = SANDBOX_CREDENTIALS.admin;
 export const VIEWER = SANDBOX_CREDENTIALS.viewer;

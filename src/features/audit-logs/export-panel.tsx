@@ -4,7 +4,7 @@
  */
 import { Download } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { ProblemView } from '@/components/problem-view';
 import { formatNumber } from '@/lib/format';
 import { fetchAuditLogPage } from './api';

@@ -4,7 +4,7 @@
  */
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -22,12 +22,12 @@ const optionalId = z.string().min(1).max(200).optional().catch(undefined);
 
 /** The search params of `/audit-logs`; anything unreadable falls back to the default instead of failing. */
 export const AuditLogSearch = z.object({
-  range: z.enum(RANGES).catch('all'),
+  range: z.enum(RANGES).default('all').catch('all'),
   /** Custom range only: inclusive start, Unix seconds. */
   time_after: optionalInt,
   /** Custom range only: exclusive end, Unix seconds. */
   time_before: optionalInt,
-  order: z.enum(AUDIT_LOG_ORDERS).catch('desc'),
+  order: z.enum(AUDIT_LOG_ORDERS).default('desc').catch('desc'),
   action: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,100}$/)

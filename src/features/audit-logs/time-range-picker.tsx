@@ -3,17 +3,12 @@
  * in local time, with the UTC value of every bound shown beside it. From is inclusive, To exclusive.
  */
 import { useState, type FormEvent } from 'react';
-import { Button } from '@/components/button';
-import { Field, inputClass } from '@/components/field';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/field';
+import { Input } from '@/components/ui/input';
 import { formatDateTime, formatUtc } from '@/lib/format';
-import {
-  fromLocalInput,
-  RANGE_PRESETS,
-  toLocalInput,
-  type Range,
-  type RangePreset,
-  type ResolvedBounds,
-} from './search';
+import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
+import { RANGE_PRESETS, type Range, type RangePreset, type ResolvedBounds } from './search';
 
 const PRESET_BUTTONS: Array<[Range, string]> = [
   ...(Object.entries(RANGE_PRESETS) as Array<[RangePreset, { label: string }]>).map(
@@ -133,10 +128,10 @@ export function TimeRangePicker({
             }
             error={error.from}
           >
-            <input
+            <Input
               type="datetime-local"
               step={1}
-              className={`${inputClass} w-56`}
+              className="w-56"
               value={from}
               onChange={(e) => setFrom(e.target.value)}
             />
@@ -146,13 +141,7 @@ export function TimeRangePicker({
             hint={toS !== undefined ? `UTC ${formatUtc(toS)} · exclusive` : 'Empty: up to now · exclusive'}
             error={error.to}
           >
-            <input
-              type="datetime-local"
-              step={1}
-              className={`${inputClass} w-56`}
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-            />
+            <Input type="datetime-local" step={1} className="w-56" value={to} onChange={(e) => setTo(e.target.value)} />
           </Field>
           <div className="flex gap-2 pt-6">
             <Button type="submit" variant="primary" size="sm">

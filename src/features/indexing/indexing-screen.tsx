@@ -4,12 +4,13 @@
  * nothing: a 404 names the paths not found, and nothing changes.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { REPOSITORY_PATHS_LIMIT, type RepoIndexJob, type RepositoryIndexing } from '@/api/operations/indexing';
 import { Badge, type Tone } from '@/components/badge';
-import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorList, cursorListState } from '@/components/cursor-list';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { columnHelper, DataTable } from '@/components/data-table';
 import { Field, textareaClass } from '@/components/field';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
@@ -41,71 +42,69 @@ function JobLine({ job, label }: { job: RepoIndexJob; label?: string }) {
   );
 }
 
-function RepositoryRow({
-  repo,
-  checked,
-  disabled,
-  onToggle,
-}: {
-  repo: RepositoryIndexing;
-  checked: boolean;
-  disabled: boolean;
-  onToggle: () => void;
-}) {
+const col = columnHelper<RepositoryIndexing>();
+const columns = col.columns([
+  col.accessor('repository_path', {
+    header: 'Repository',
+    enableSorting: true,
+    enableHiding: false,
+    meta: { width: 'minmax(12rem,1.2fr)', className: 'font-mono text-sm break-all' },
+  }),
+  col.accessor('indexing_enabled', {
+    header: 'Indexing',
+    enableSorting: true,
+    meta: { width: '7.5rem' },
+    cell: ({ getValue }) =>
+      getValue() ? <Badge tone="success">Indexing on</Badge> : <Badge tone="neutral">Not indexed</Badge>,
+  }),
+  col.accessor('branches', {
+    header: 'Branches',
+    meta: { width: 'minmax(8rem,0.8fr)', className: 'flex flex-wrap gap-1' },
+    cell: ({ getValue }) =>
+      getValue().length ? (
+        getValue().map((b) => (
+          <Badge key={b} className="font-mono">
+            {b}
+          </Badge>
+        ))
+      ) : (
+        <span className="text-xs text-muted">No branches</span>
+      ),
+  }),
+  col.display({
+    id: 'latest_jobs',
+    header: 'Latest jobs',
+    meta: { width: 'minmax(22rem,2fr)', className: 'flex flex-col gap-1' },
+    cell: ({ row }) => <LatestJobs repo={row.original} />,
+  }),
+]);
+
+function LatestJobs({ repo }: { repo: RepositoryIndexing }) {
   const status = repo.indexing_status;
   const latest = status?.latest_indexes.slice(0, 3) ?? [];
   return (
     <>
-      <span role="cell">
-        <input
-          type="checkbox"
-          className="size-4 accent-accent"
-          aria-label={`Select ${repo.repository_path}`}
-          checked={checked}
-          disabled={disabled}
-          onChange={onToggle}
-        />
-      </span>
-      <span role="cell" className="min-w-0 font-mono text-sm break-all">
-        {repo.repository_path}
-      </span>
-      <span role="cell">
-        {repo.indexing_enabled ? <Badge tone="success">Indexing on</Badge> : <Badge tone="neutral">Not indexed</Badge>}
-      </span>
-      <span role="cell" className="flex flex-wrap gap-1">
-        {repo.branches.length ? (
-          repo.branches.map((b) => (
-            <Badge key={b} className="font-mono">
-              {b}
-            </Badge>
-          ))
-        ) : (
-          <span className="text-xs text-muted">No branches</span>
-        )}
-      </span>
-      <span role="cell" className="flex flex-col gap-1">
-        {latest.length ? (
-          latest.map((j) => <JobLine key={j.job_id} job={j} />)
-        ) : (
-          <span className="text-xs text-muted">Never indexed</span>
-        )}
-        {status && (
-          <span className="text-xs text-muted">
-            Last search index:{' '}
-            {status.latest_completed_search_index_job ? (
-              <RelativeTime value={status.latest_completed_search_index_job.created_at} />
-            ) : (
-              'none'
-            )}
-            {' · '}Last wiki index:{' '}
-            {status.latest_completed_wiki_index_job ? (
-              <RelativeTime value={status.latest_completed_wiki_index_job.created_at} />
-            ) : (
-              'none'
-            )}
-          </span>
-        )}
-      </span>
+      {latest.length ? (
+        latest.map((j) => <JobLine key={j.job_id} job={j} />)
+      ) : (
+        <span className="text-xs text-muted">Never indexed</span>
+      )}
+      {status && (
+        <span className="text-xs text-muted">
+          Last search index:{' '}
+          {status.latest_completed_search_index_job ? (
+            <RelativeTime value={status.latest_completed_search_index_job.created_at} />
+          ) : (
+            'none'
+          )}
+          {' · '}Last wiki index:{' '}
+          {status.latest_completed_wiki_index_job ? (
+            <RelativeTime value={status.latest_completed_wiki_index_job.created_at} />
+          ) : (
+            'none'
+          )}
+        </span>
+      )}
     </>
   );
 }
@@ -116,7 +115,9 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
   const query = useInfiniteQuery(repositoriesInfiniteQueryOptions(orgId));
   const repos = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const fallback = listingUnavailable(query.error);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // The table's selection: repository paths, at most one removal's worth.
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const selected = Object.keys(selection);
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState<string | null>(null);
   const [pending, setPending] = useState<string[] | null>(null);
@@ -124,20 +125,13 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
   const remove = useRemoveFromIndexing(orgId);
   const missing = remove.error ? notFoundPaths(remove.error, remove.variables ?? []) : null;
 
-  const toggle = (path: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(path)) next.delete(path);
-      else if (next.size < MAX) next.add(path);
-      return next;
-    });
   const selectAllIndexed = () =>
-    setSelected(
-      new Set(
+    setSelection(
+      Object.fromEntries(
         repos
           .filter((r) => r.indexing_enabled)
           .slice(0, MAX)
-          .map((r) => r.repository_path),
+          .map((r) => [r.repository_path, true as const]),
       ),
     );
 
@@ -160,7 +154,7 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
     remove.mutate(paths, {
       onSuccess: (updated) => {
         setOutcome({ kind: 'removed', paths: updated.map((r) => r.repository_path) });
-        setSelected(new Set());
+        setSelection({});
         setTyped('');
         setPending(null);
       },
@@ -208,49 +202,36 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
         <section aria-label="Repositories" className="mb-6">
           <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
             <p className="text-sm text-muted" aria-live="polite">
-              {selected.size} of at most {MAX} selected
-              {selected.size >= MAX && ' — the limit of one removal'}
+              {selected.length} of at most {MAX} selected
+              {selected.length >= MAX && ' — the limit of one removal'}
             </p>
             <div className="flex flex-wrap gap-2">
               <Button size="sm" onClick={selectAllIndexed} disabled={repos.length === 0}>
                 Select indexed (up to {MAX})
               </Button>
-              <Button size="sm" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
+              <Button size="sm" onClick={() => setSelection({})} disabled={selected.length === 0}>
                 Clear selection
               </Button>
-              <Button size="sm" variant="danger" disabled={selected.size === 0} onClick={() => ask([...selected])}>
-                Remove from indexing ({selected.size})
+              <Button size="sm" variant="danger" disabled={selected.length === 0} onClick={() => ask(selected)}>
+                Remove from indexing ({selected.length})
               </Button>
             </div>
           </div>
-          <CursorList
-            ariaLabel="Repositories"
-            items={repos}
-            getKey={(r) => r.repository_path}
-            columns="2rem minmax(12rem,1.2fr) 7.5rem minmax(8rem,0.8fr) minmax(22rem,2fr)"
+          <DataTable
+            label="Repositories"
+            tableId="indexing-repositories"
+            columns={columns}
+            query={query}
+            getRowId={(r) => r.repository_path}
+            selection={{
+              state: selection,
+              onChange: setSelection,
+              max: MAX,
+              rowLabel: (r) => `Select ${r.repository_path}`,
+            }}
             minWidth="60rem"
-            estimateSize={110}
-            header={
-              <>
-                <span role="columnheader">
-                  <span className="sr-only">Selected</span>
-                </span>
-                <span role="columnheader">Repository</span>
-                <span role="columnheader">Indexing</span>
-                <span role="columnheader">Branches</span>
-                <span role="columnheader">Latest jobs</span>
-              </>
-            }
-            renderRow={(r) => (
-              <RepositoryRow
-                repo={r}
-                checked={selected.has(r.repository_path)}
-                disabled={!selected.has(r.repository_path) && selected.size >= MAX}
-                onToggle={() => toggle(r.repository_path)}
-              />
-            )}
-            {...cursorListState(query)}
-            emptyTitle="This organization has no repositories"
+            estimateRowHeight={110}
+            empty={{ title: 'This organization has no repositories' }}
             className="h-auto max-h-[calc(100dvh-18rem)] min-h-60"
           />
         </section>

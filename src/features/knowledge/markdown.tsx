@@ -6,6 +6,7 @@
  * tables, horizontal rules; inline code, **bold**, *italic* / _italic_, ~~strike~~, [links](url) and <autolinks>.
  */
 import { Fragment, type ReactNode } from 'react';
+import { Checkbox } from '@/components/ui/checkbox';
 
 export type Block =
   | { type: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; text: string }
@@ -239,12 +240,10 @@ function renderBlock(b: Block, key: string): ReactNode {
       const items = b.items.map((item, i) => (
         <li key={`${key}-${i}`} className={item.checked !== null ? 'list-none' : undefined}>
           {item.checked !== null && (
-            <input
-              type="checkbox"
+            <Checkbox
               checked={item.checked}
-              readOnly
               disabled
-              className="mr-2 align-middle"
+              className="mr-2 align-middle disabled:opacity-100"
               aria-label={item.checked ? 'done' : 'not done'}
             />
           )}

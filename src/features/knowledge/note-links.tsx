@@ -1,26 +1,35 @@
 /** Links between the knowledge screens, for either scope (enterprise routes or one organization's routes). */
-import { Link } from '@tanstack/react-router';
+import { Link, linkOptions } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { NoteScope } from './api';
 
 type Target = 'list' | 'new' | 'view' | 'edit';
 
-/** Route path and params of a knowledge screen in this scope. */
-export function knowledgeRoute(
-  scope: NoteScope,
-  target: Target,
-  noteId?: string,
-): { to: string; params: Record<string, string> } {
-  const base = scope.kind === 'enterprise' ? '/knowledge' : '/orgs/$orgId/knowledge';
-  const params: Record<string, string> = scope.kind === 'enterprise' ? {} : { orgId: scope.orgId };
-  if (noteId) params.noteId = noteId;
-  const to = {
-    list: base,
-    new: `${base}/new`,
-    view: `${base}/$noteId`,
-    edit: `${base}/$noteId/edit`,
-  }[target];
-  return { to, params };
+/** The typed route options of a knowledge screen in this scope. */
+export function knowledgeRoute(scope: NoteScope, target: Target, noteId = '') {
+  if (scope.kind === 'enterprise') {
+    switch (target) {
+      case 'list':
+        return linkOptions({ to: '/knowledge' });
+      case 'new':
+        return linkOptions({ to: '/knowledge/new' });
+      case 'view':
+        return linkOptions({ to: '/knowledge/$noteId', params: { noteId } });
+      case 'edit':
+        return linkOptions({ to: '/knowledge/$noteId/edit', params: { noteId } });
+    }
+  }
+  const { orgId } = scope;
+  switch (target) {
+    case 'list':
+      return linkOptions({ to: '/orgs/$orgId/knowledge', params: { orgId } });
+    case 'new':
+      return linkOptions({ to: '/orgs/$orgId/knowledge/new', params: { orgId } });
+    case 'view':
+      return linkOptions({ to: '/orgs/$orgId/knowledge/$noteId', params: { orgId, noteId } });
+    case 'edit':
+      return linkOptions({ to: '/orgs/$orgId/knowledge/$noteId/edit', params: { orgId, noteId } });
+  }
 }
 
 export function KnowledgeLink({
@@ -36,9 +45,8 @@ export function KnowledgeLink({
   className?: string;
   children: ReactNode;
 }) {
-  const { to, params } = knowledgeRoute(scope, target, noteId);
   return (
-    <Link to={to as '/'} params={params as never} className={className}>
+    <Link {...knowledgeRoute(scope, target, noteId)} className={className}>
       {children}
     </Link>
   );

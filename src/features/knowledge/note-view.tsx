@@ -4,8 +4,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { formatDateTime } from '@/lib/format';
@@ -112,8 +112,7 @@ export function NoteView({ scope, noteId }: { scope: NoteScope; noteId: string }
           remove.mutate(note.note_id, {
             onSuccess: () => {
               setConfirming(false);
-              const { to, params } = knowledgeRoute(scope, 'list');
-              void navigate({ to: to as '/', params: params as never });
+              void navigate(knowledgeRoute(scope, 'list'));
             },
           })
         }

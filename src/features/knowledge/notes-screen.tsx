@@ -1,15 +1,16 @@
 /**
  * The knowledge notes list of the enterprise or of one organization: filters in the URL (search, folder,
- * pinned repository and, for the enterprise, access type), a folder tree, and a virtualized list.
+ * pinned repository and, for the enterprise, access type), a folder tree, and the notes on the data table.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Pin, Plus, X } from 'lucide-react';
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
-import { CursorList, cursorListState } from '@/components/cursor-list';
-import { inputClass } from '@/components/field';
+import { Button } from '@/components/ui/button';
+import { columnHelper, DataTable } from '@/components/data-table';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
@@ -39,16 +40,90 @@ export function EnabledBadge({ enabled }: { enabled: boolean }) {
   return enabled ? <Badge tone="success">Enabled</Badge> : <Badge tone="neutral">Disabled</Badge>;
 }
 
+const ACCESS_OPTIONS = [
+  { value: '', label: 'All access types' },
+  { value: 'enterprise', label: 'Enterprise' },
+  { value: 'org', label: 'Organization' },
+];
+
+const col = columnHelper<KnowledgeNote>();
+
+function noteColumns(scope: NoteScope) {
+  return col.columns([
+    col.accessor('name', {
+      header: 'Name',
+      enableSorting: true,
+      enableHiding: false,
+      meta: { width: 'minmax(12rem,1.5fr)', className: 'flex flex-col' },
+      cell: ({ row: { original: n } }) => (
+        <>
+          <KnowledgeLink
+            scope={scope}
+            target="view"
+            noteId={n.note_id}
+            className="font-medium text-accent hover:underline"
+          >
+            {n.name}
+          </KnowledgeLink>
+          <span className="truncate font-mono text-xs text-muted" title="Folder">
+            {n.folder_path}
+          </span>
+        </>
+      ),
+    }),
+    col.accessor((n) => n.trigger ?? '', {
+      id: 'trigger',
+      header: 'Trigger',
+      meta: { width: 'minmax(10rem,1.6fr)', className: 'line-clamp-2 text-muted' },
+      cell: ({ getValue }) => getValue() || '—',
+    }),
+    col.accessor('access_type', {
+      header: 'Access',
+      enableSorting: true,
+      meta: { width: '7.5rem' },
+      cell: ({ row }) => <AccessBadge note={row.original} />,
+    }),
+    col.accessor((n) => n.pinned_repo ?? '', {
+      id: 'pinned_repo',
+      header: 'Pinned repository',
+      enableSorting: true,
+      meta: { width: 'minmax(9rem,1fr)', className: 'truncate font-mono text-xs' },
+      cell: ({ getValue }) =>
+        getValue() ? (
+          <span className="inline-flex items-center gap-1">
+            <Pin className="size-3" aria-hidden /> {getValue()}
+          </span>
+        ) : (
+          '—'
+        ),
+    }),
+    col.accessor('is_enabled', {
+      header: 'Status',
+      enableSorting: true,
+      meta: { width: '5.5rem' },
+      cell: ({ getValue }) => <EnabledBadge enabled={getValue()} />,
+    }),
+    col.accessor('updated_at', {
+      header: 'Updated',
+      enableSorting: true,
+      sortDescFirst: true,
+      meta: { width: '6.5rem' },
+      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+    }),
+  ]);
+}
+
 export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: NotesScreenProps) {
   const query = useInfiniteQuery(notesInfiniteQueryOptions(scope, filters));
-  const notes = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const total = query.data?.pages[0]?.total;
+  const orgId = scope.kind === 'org' ? scope.orgId : undefined;
+  const columns = useMemo(() => noteColumns(orgId ? { kind: 'org', orgId } : { kind: 'enterprise' }), [orgId]);
   const set = (patch: Partial<NoteFilters>) => onFiltersChange({ ...filters, ...patch });
   const [search, setSearch] = useDebouncedInput(filters.search ?? '', (v) => set({ search: v.trim() || undefined }));
   const [pinned, setPinned] = useDebouncedInput(filters.pinned_repo ?? '', (v) =>
     set({ pinned_repo: v.trim() || undefined }),
   );
   const filtered = !!(filters.search || filters.folder_path || filters.pinned_repo || filters.access_type);
+  const id = useId();
 
   return (
     <>
@@ -72,32 +147,31 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
       <div role="search" aria-label="Filter notes" className="mb-3 flex flex-wrap items-end gap-3">
         <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
           Search
-          <input
+          <Input
             type="search"
-            className={inputClass}
+            className="font-normal"
             placeholder="Name, trigger or body"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
         </label>
         {scope.kind === 'enterprise' && (
-          <label className="flex w-44 flex-col gap-1 text-sm font-medium">
-            Access type
-            <select
-              className={inputClass}
+          <div className="flex w-44 flex-col gap-1">
+            <label htmlFor={`${id}-access`} className="text-sm font-medium">
+              Access type
+            </label>
+            <Select
+              id={`${id}-access`}
               value={filters.access_type ?? ''}
-              onChange={(e) => set({ access_type: (e.target.value || undefined) as NoteFilters['access_type'] })}
-            >
-              <option value="">All access types</option>
-              <option value="enterprise">Enterprise</option>
-              <option value="org">Organization</option>
-            </select>
-          </label>
+              options={ACCESS_OPTIONS}
+              onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
+            />
+          </div>
         )}
         <label className="flex w-56 flex-col gap-1 text-sm font-medium">
           Pinned repository
-          <input
-            className={inputClass}
+          <Input
+            className="font-normal"
             placeholder="owner/repository"
             value={pinned}
             onChange={(e) => setPinned(e.target.value)}
@@ -119,64 +193,17 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
               Folder <span className="font-mono text-fg">{filters.folder_path}</span>
             </p>
           )}
-          <CursorList
-            ariaLabel="Knowledge notes"
-            items={notes}
-            getKey={(n) => n.note_id}
-            columns="minmax(12rem,1.5fr) minmax(10rem,1.6fr) 7.5rem minmax(9rem,1fr) 5.5rem 6.5rem"
+          <DataTable
+            label="Knowledge notes"
+            tableId="knowledge-notes"
+            columns={columns}
+            query={query}
+            getRowId={(n) => n.note_id}
             minWidth="52rem"
-            header={
-              <>
-                <span role="columnheader">Name</span>
-                <span role="columnheader">Trigger</span>
-                <span role="columnheader">Access</span>
-                <span role="columnheader">Pinned repository</span>
-                <span role="columnheader">Status</span>
-                <span role="columnheader">Updated</span>
-              </>
-            }
-            renderRow={(n) => (
-              <>
-                <span role="cell" className="flex min-w-0 flex-col">
-                  <KnowledgeLink
-                    scope={scope}
-                    target="view"
-                    noteId={n.note_id}
-                    className="font-medium text-accent hover:underline"
-                  >
-                    {n.name}
-                  </KnowledgeLink>
-                  <span className="truncate font-mono text-xs text-muted" title="Folder">
-                    {n.folder_path}
-                  </span>
-                </span>
-                <span role="cell" className="line-clamp-2 text-muted">
-                  {n.trigger || '—'}
-                </span>
-                <span role="cell">
-                  <AccessBadge note={n} />
-                </span>
-                <span role="cell" className="truncate font-mono text-xs">
-                  {n.pinned_repo ? (
-                    <span className="inline-flex items-center gap-1">
-                      <Pin className="size-3" aria-hidden /> {n.pinned_repo}
-                    </span>
-                  ) : (
-                    '—'
-                  )}
-                </span>
-                <span role="cell">
-                  <EnabledBadge enabled={n.is_enabled} />
-                </span>
-                <span role="cell">
-                  <RelativeTime value={n.updated_at} />
-                </span>
-              </>
-            )}
-            total={total}
-            {...cursorListState(query)}
-            emptyTitle={filtered ? 'No note matches these filters' : 'No knowledge notes yet'}
-            emptyHint={filtered ? 'Change or clear the filters.' : 'Create the first note with “New note”.'}
+            empty={{
+              title: filtered ? 'No note matches these filters' : 'No knowledge notes yet',
+              hint: filtered ? 'Change or clear the filters.' : 'Create the first note with “New note”.',
+            }}
             className="h-auto max-h-[calc(100dvh-16rem)] min-h-60"
           />
         </div>

@@ -9,8 +9,8 @@ import { useMemo, useState } from 'react';
 import { ChevronsUpDown } from 'lucide-react';
 import { inputClass } from '@/components/field';
 import { cn } from '@/lib/cn';
-import { organizationsInfiniteQueryOptions } from './api';
-import { rememberOrg } from './last-org';
+import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
+import { rememberOrg } from '@/lib/last-org';
 
 export function OrgSwitcher() {
   const params = useParams({ strict: false }) as { orgId?: string };

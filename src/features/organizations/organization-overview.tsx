@@ -3,12 +3,12 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PageHeader } from '@/components/page-header';
 import { formatDateTime, formatNumber } from '@/lib/format';
-import { ORGANIZATION_NAV } from '@/features/shell/nav';
-import { organizationQueryOptions } from './api';
+import { organizationNav } from '@/lib/nav';
+import { organizationQueryOptions } from '@/lib/organizations';
 
 export function OrganizationOverview({ orgId }: { orgId: string }) {
   const { data: org } = useSuspenseQuery(organizationQueryOptions(orgId));
-  const areas = ORGANIZATION_NAV.filter((n) => n.to !== '/orgs/$orgId');
+  const areas = organizationNav(orgId).filter((n) => !n.exact);
   return (
     <>
       <PageHeader title={org.name} description={<span className="font-mono">{org.org_id}</span>} />
@@ -33,10 +33,10 @@ export function OrganizationOverview({ orgId }: { orgId: string }) {
       {areas.length > 0 && (
         <ul className="mt-6 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2">
           {areas.map((a) => (
-            <li key={a.to}>
+            <li key={a.label}>
               <Link
-                to={a.to as '/orgs/$orgId'}
-                params={{ orgId }}
+                to={a.to}
+                params={a.params}
                 className="block rounded-lg border border-line bg-surface p-4 font-medium hover:border-accent"
               >
                 {a.label}

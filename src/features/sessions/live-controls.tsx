@@ -1,26 +1,26 @@
 /** The refresh interval control and the "live" indicator shared by the sessions screens. */
+import { useId } from 'react';
+import { Select } from '@/components/ui/select';
 import { useNow } from '@/lib/use-now';
-import { inputClass } from '@/components/field';
-import { cn } from '@/lib/cn';
 import { REFRESH_OPTIONS, useRefreshInterval } from './live';
+
+const OPTIONS = REFRESH_OPTIONS.map((o) => ({ value: String(o.ms), label: o.label }));
 
 export function RefreshIntervalSelect() {
   const [ms, setMs] = useRefreshInterval();
+  const id = useId();
   return (
-    <label className="flex items-center gap-1.5 text-xs font-medium text-muted">
-      Refresh every
-      <select
-        className={cn(inputClass, 'h-7 w-auto pr-7 text-xs')}
-        value={ms}
-        onChange={(e) => setMs(Number(e.target.value))}
-      >
-        {REFRESH_OPTIONS.map((o) => (
-          <option key={o.ms} value={o.ms}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
+      <label htmlFor={id}>Refresh every</label>
+      <Select
+        id={id}
+        size="sm"
+        className="w-auto"
+        value={String(ms)}
+        onValueChange={(v) => setMs(Number(v))}
+        options={OPTIONS}
+      />
+    </span>
   );
 }
 

@@ -5,11 +5,12 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Archive, ExternalLink, Square } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { isTerminalStatus, Session as SessionSchema, type Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
@@ -23,7 +24,7 @@ import { SessionInsights } from './session-insights';
 import { SessionTags } from './session-tags';
 import { SessionThread } from './session-thread';
 import { SessionStatusBadge } from './status-badge';
-import { missingPermissionTitle, useHasPermission } from './use-permission';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 /** Starting states last seconds: while in them the detail checks at least this often. */
 const STARTING_STATUSES = ['new', 'creating', 'claimed', 'resuming'];
@@ -104,6 +105,7 @@ function SessionActions({ session }: { session: Session }) {
   const denied = missingPermissionTitle('ManageOrgSessions', can);
   const [confirm, setConfirm] = useState(false);
   const [alsoArchive, setAlsoArchive] = useState(true);
+  const alsoArchiveId = useId();
   const terminated = session.status_detail === 'terminated';
   return (
     <div className="flex flex-col items-end gap-2">
@@ -141,10 +143,10 @@ function SessionActions({ session }: { session: Session }) {
         pending={terminate.isPending}
         onConfirm={() => terminate.mutate(alsoArchive, { onSuccess: () => setConfirm(false) })}
       >
-        <label className="mt-4 flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={alsoArchive} onChange={(e) => setAlsoArchive(e.target.checked)} />
-          Also archive the session
-        </label>
+        <div className="mt-4 flex items-center gap-2 text-sm">
+          <Checkbox id={alsoArchiveId} checked={alsoArchive} onCheckedChange={(c) => setAlsoArchive(c === true)} />
+          <label htmlFor={alsoArchiveId}>Also archive the session</label>
+        </div>
         {terminate.error ? (
           <div className="mt-3">
             <ProblemView compact error={terminate.error} />

@@ -1,22 +1,28 @@
 /** The filter bar of the sessions lists. Every filter is a URL search parameter, so a filtered view can be shared. */
-import { Popover } from 'radix-ui';
 import { ChevronDown, X } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { SESSION_ORIGINS, SESSION_STATUSES } from '@/api/operations/sessions';
-import { Button } from '@/components/button';
-import { inputClass } from '@/components/field';
-import { cn } from '@/lib/cn';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import {
-  fromLocalInput,
-  hasFilters,
-  joinList,
-  splitList,
-  TIME_PRESETS,
-  toLocalInput,
-  type SessionSearch,
-} from './filters';
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Input } from '@/components/ui/input';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { Select } from '@/components/ui/select';
+import { cn } from '@/lib/cn';
+import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
+import { hasFilters, joinList, splitList, TIME_PRESETS, type SessionSearch } from './filters';
 
-const selectClass = cn(inputClass, 'w-auto pr-7');
+const ARCHIVED_OPTIONS = [
+  { value: '', label: 'All sessions' },
+  { value: 'false', label: 'Not archived' },
+  { value: 'true', label: 'Archived only' },
+];
 
 function MultiSelect(props: {
   label: string;
@@ -32,8 +38,8 @@ function MultiSelect(props: {
         ? selected.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ')
         : `${selected.length} selected`;
   return (
-    <Popover.Root>
-      <Popover.Trigger asChild>
+    <Popover>
+      <PopoverTrigger asChild>
         <Button
           size="sm"
           aria-label={`${label}: ${summary}`}
@@ -42,43 +48,44 @@ function MultiSelect(props: {
           {label}: <span className="max-w-40 truncate font-normal">{summary}</span>
           <ChevronDown className="size-3.5" aria-hidden />
         </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={4}
-          className="z-40 max-h-80 w-60 overflow-auto rounded-md border border-line bg-surface p-2 shadow-lg"
-        >
-          <fieldset>
-            <legend className="px-1 pb-1 text-xs font-semibold text-muted uppercase">{label}</legend>
-            {options.map((o) => (
-              <label
-                key={o.value}
-                className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-surface-2"
-              >
-                <input
-                  type="checkbox"
-                  checked={selected.includes(o.value)}
-                  onChange={(e) =>
-                    onChange(e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value))
-                  }
-                />
-                {o.label}
-              </label>
-            ))}
-          </fieldset>
-          {selected.length > 0 && (
-            <Button size="sm" variant="ghost" className="mt-1 w-full" onClick={() => onChange([])}>
-              Clear {label.toLowerCase()}
-            </Button>
-          )}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      </PopoverTrigger>
+      <PopoverContent className="max-h-80 w-60">
+        <fieldset>
+          <legend className="px-1 pb-1 text-xs font-semibold text-muted uppercase">{label}</legend>
+          {options.map((o) => (
+            <label
+              key={o.value}
+              className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-surface-2"
+            >
+              <Checkbox
+                checked={selected.includes(o.value)}
+                onCheckedChange={(checked) =>
+                  onChange(checked === true ? [...selected, o.value] : selected.filter((v) => v !== o.value))
+                }
+              />
+              {o.label}
+            </label>
+          ))}
+        </fieldset>
+        {selected.length > 0 && (
+          <Button size="sm" variant="ghost" className="mt-1 w-full" onClick={() => onChange([])}>
+            Clear {label.toLowerCase()}
+          </Button>
+        )}
+      </PopoverContent>
+    </Popover>
   );
 }
 
-function Labeled({ label, children }: { label: string; children: ReactNode }) {
+/** A filter's visible name beside its control; `htmlFor` names a control that is not inside the label. */
+function Labeled({ label, htmlFor, children }: { label: string; htmlFor?: string; children: ReactNode }) {
+  if (htmlFor)
+    return (
+      <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
+        <label htmlFor={htmlFor}>{label}</label>
+        {children}
+      </span>
+    );
   return (
     <label className="flex items-center gap-1.5 text-xs font-medium text-muted">
       {label}
@@ -95,8 +102,8 @@ function TagsFilter({ value, onApply }: { value: string | undefined; onApply: (t
   };
   return (
     <Labeled label="Tags">
-      <input
-        className={cn(inputClass, 'h-7 w-40 text-xs')}
+      <Input
+        className="h-7 w-40 text-xs"
         value={tags}
         placeholder="security, urgent"
         onChange={(e) => setTags(e.target.value)}
@@ -117,6 +124,7 @@ export function SessionFilters(props: {
   organizations?: ReadonlyArray<{ org_id: string; name: string }>;
 }) {
   const { search, onChange } = props;
+  const archivedId = useId();
 
   return (
     <div role="group" aria-label="Filters" className="mb-3 flex flex-wrap items-center gap-2">
@@ -142,55 +150,57 @@ export function SessionFilters(props: {
       />
       {/* Remounted when the URL changes, so the box always starts from the URL's tags. */}
       <TagsFilter key={search.tags ?? ''} value={search.tags} onApply={(tags) => onChange({ tags })} />
-      <Labeled label="Archived">
-        <select
-          className={cn(selectClass, 'h-7 text-xs')}
+      <Labeled label="Archived" htmlFor={archivedId}>
+        <Select
+          id={archivedId}
+          size="sm"
+          className="w-auto"
           value={search.archived ?? ''}
-          onChange={(e) => onChange({ archived: (e.target.value || undefined) as SessionSearch['archived'] })}
-        >
-          <option value="">All sessions</option>
-          <option value="false">Not archived</option>
-          <option value="true">Archived only</option>
-        </select>
+          onValueChange={(v) => onChange({ archived: (v || undefined) as SessionSearch['archived'] })}
+          options={ARCHIVED_OPTIONS}
+        />
       </Labeled>
-      <Labeled label="Created">
-        <select
-          className={cn(selectClass, 'h-7 text-xs')}
-          value=""
-          aria-label="Created: quick range"
-          onChange={(e) => {
-            const seconds = Number(e.target.value);
-            if (seconds > 0)
-              onChange({ created_after: Math.floor(Date.now() / 1000) - seconds, created_before: undefined });
-            else if (e.target.value === 'any') onChange({ created_after: undefined, created_before: undefined });
-          }}
-        >
-          <option value="" disabled>
-            Quick range…
-          </option>
-          <option value="any">Any time</option>
-          {TIME_PRESETS.map((p) => (
-            <option key={p.seconds} value={p.seconds}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </Labeled>
+      <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
+        Created
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button size="sm" aria-label="Created: quick range" className="font-normal">
+              Quick range… <ChevronDown className="size-3.5" aria-hidden />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="start">
+            <DropdownMenuItem onSelect={() => onChange({ created_after: undefined, created_before: undefined })}>
+              Any time
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            {TIME_PRESETS.map((p) => (
+              <DropdownMenuItem
+                key={p.seconds}
+                onSelect={() =>
+                  onChange({ created_after: Math.floor(Date.now() / 1000) - p.seconds, created_before: undefined })
+                }
+              >
+                {p.label}
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </span>
       <Labeled label="After">
-        <input
+        <Input
           type="datetime-local"
-          className={cn(inputClass, 'h-7 w-auto text-xs')}
+          className="h-7 w-auto text-xs"
           aria-label="Created after"
-          value={toLocalInput(search.created_after)}
+          value={toLocalInput(search.created_after, 'minute')}
           onChange={(e) => onChange({ created_after: fromLocalInput(e.target.value) })}
         />
       </Labeled>
       <Labeled label="Before">
-        <input
+        <Input
           type="datetime-local"
-          className={cn(inputClass, 'h-7 w-auto text-xs')}
+          className="h-7 w-auto text-xs"
           aria-label="Created before"
-          value={toLocalInput(search.created_before)}
+          value={toLocalInput(search.created_before, 'minute')}
           onChange={(e) => onChange({ created_before: fromLocalInput(e.target.value) })}
         />
       </Labeled>

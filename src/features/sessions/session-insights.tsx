@@ -1,12 +1,12 @@
 /** Session insights: generate them, then show the analysis once the API has it ready. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { formatDateTime } from '@/lib/format';
 import { insightsQueryOptions, useGenerateInsights } from './api';
-import { missingPermissionTitle, useHasPermission } from './use-permission';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 /** How often the console checks for insights being generated. */
 const INSIGHTS_POLL_MS = 2_000;

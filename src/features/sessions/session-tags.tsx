@@ -1,14 +1,16 @@
-/** Editing a session's tags: add (append) and remove (replace with the rest). */
+/** Editing a session's tags: add (append) and remove (replace with the rest, with an Undo). */
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { SESSION_LIMITS, TagsBody } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/button';
-import { Field, inputClass } from '@/components/field';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/field';
 import { ProblemView } from '@/components/problem-view';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
 import { isApiError } from '@/lib/api-error';
 import { useUpdateTags } from './api';
-import { missingPermissionTitle, useHasPermission } from './use-permission';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 export function SessionTags({ orgId, sessionId, tags }: { orgId: string; sessionId: string; tags: string[] }) {
   const [draft, setDraft] = useState('');
@@ -30,6 +32,18 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
     setError(undefined);
     update.mutate({ mode: 'append', tags: parts }, { onSuccess: () => setDraft('') });
   };
+  // Removing is one click, so it can be undone: the toast's Undo adds the tag back.
+  const remove = (tag: string) =>
+    update.mutate(
+      { mode: 'replace', tags: tags.filter((x) => x !== tag) },
+      {
+        onSuccess: () =>
+          toast({
+            title: `Tag “${tag}” removed`,
+            action: { label: 'Undo', onClick: () => update.mutate({ mode: 'append', tags: [tag] }) },
+          }),
+      },
+    );
   const serverError =
     update.error && isApiError(update.error) && update.error.status === 422
       ? update.error.fieldErrors[0]?.msg
@@ -52,7 +66,7 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
                 title={denied}
                 disabled={update.isPending || can === false}
                 className="rounded-full hover:text-danger disabled:opacity-50"
-                onClick={() => update.mutate({ mode: 'replace', tags: tags.filter((x) => x !== t) })}
+                onClick={() => remove(t)}
               >
                 <X className="size-3" aria-hidden />
               </button>
@@ -73,7 +87,7 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
           hint={`1–${SESSION_LIMITS.tag} characters, no commas (separate several with commas); at most ${SESSION_LIMITS.tags} tags.`}
           error={error ?? serverError}
         >
-          <input className={inputClass} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <Input value={draft} onChange={(e) => setDraft(e.target.value)} />
         </Field>
         <Button type="submit" className="mb-5" disabled={update.isPending || can === false} title={denied}>
           Add

@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
-import { Button } from '@/components/button';
+import { Button } from '@/components/ui/button';
 import { Field, textareaClass } from '@/components/field';
 import { EmptyState, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
@@ -11,7 +11,7 @@ import { isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { messagesInfiniteQueryOptions, useSendMessage } from './api';
-import { missingPermissionTitle, useHasPermission } from './use-permission';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 export function SessionThread({ session }: { session: Session }) {
   const { org_id: orgId, session_id: sessionId } = session;

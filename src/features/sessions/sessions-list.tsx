@@ -1,18 +1,17 @@
 /**
- * A sessions list, of one organization or across organizations: virtualized cursor pages, filters in the URL,
- * and live statuses for the sessions in view (see `live.ts`).
+ * A sessions list, of one organization or across organizations: its columns and its query on the data table,
+ * filters in the URL, and live statuses for the sessions in view (see `live.ts`).
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ExternalLink, Plus } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { CursorList, cursorListState } from '@/components/cursor-list';
+import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
 import { errorMessage } from '@/lib/api-error';
-import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
 import { hasFilters, toListFilters, type SessionSearch } from './filters';
@@ -20,7 +19,7 @@ import { useLiveSessions, useRefreshInterval, type LiveState } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { SessionFilters } from './session-filters';
 import { SessionStatusBadge } from './status-badge';
-import { missingPermissionTitle, useHasPermission } from './use-permission';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 export interface SessionsListProps {
   /** An organization id, or `enterprise` for every organization. */
@@ -63,27 +62,136 @@ function LiveIndicator({ live }: { live: LiveState }) {
   );
 }
 
+const col = columnHelper<Session>();
+
+function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, string>) {
+  return col.columns([
+    col.accessor('status', {
+      header: 'Status',
+      enableSorting: true,
+      meta: { width: 'minmax(9rem,1.2fr)' },
+      cell: ({ row: { original: s } }) => <SessionStatusBadge status={s.status} detail={s.status_detail} />,
+    }),
+    col.accessor((s) => s.title || s.prompt || s.session_id, {
+      id: 'session',
+      header: 'Session',
+      enableSorting: true,
+      enableHiding: false,
+      meta: { width: 'minmax(14rem,3fr)' },
+      cell: ({ row: { original: s }, getValue }) => (
+        <>
+          <Link
+            to="/orgs/$orgId/sessions/$sessionId"
+            params={{ orgId: s.org_id, sessionId: s.session_id }}
+            className="block truncate font-medium text-accent hover:underline"
+            title={getValue()}
+            data-row-link
+          >
+            {getValue()}
+          </Link>
+          <span className="flex items-center gap-1.5 truncate font-mono text-xs text-muted">
+            {s.session_id}
+            {s.is_archived && <Badge className="font-sans">Archived</Badge>}
+          </span>
+        </>
+      ),
+    }),
+    ...(enterprise
+      ? [
+          col.accessor((s) => orgNames.get(s.org_id) ?? s.org_id, {
+            id: 'organization',
+            header: 'Organization',
+            enableSorting: true,
+            meta: { width: 'minmax(8rem,1fr)', className: 'truncate text-xs' },
+            cell: ({ row: { original: s } }) => orgNames.get(s.org_id) ?? <span className="font-mono">{s.org_id}</span>,
+          }),
+        ]
+      : []),
+    col.accessor((s) => s.origin ?? '', {
+      id: 'origin',
+      header: 'Origin',
+      enableSorting: true,
+      meta: { width: '5.5rem', className: 'truncate text-xs' },
+      cell: ({ getValue }) => getValue() || '—',
+    }),
+    col.accessor('created_at', {
+      header: 'Created',
+      enableSorting: true,
+      sortDescFirst: true,
+      meta: { width: '6.5rem', className: 'text-xs' },
+      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+    }),
+    col.accessor('updated_at', {
+      header: 'Updated',
+      enableSorting: true,
+      sortDescFirst: true,
+      meta: { width: '6.5rem', className: 'text-xs' },
+      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+    }),
+    col.accessor('acus_consumed', {
+      header: 'ACUs',
+      enableSorting: true,
+      sortDescFirst: true,
+      meta: { width: '4rem', align: 'end', className: 'text-xs tabular-nums' },
+      cell: ({ getValue }) => formatNumber(getValue(), 2),
+    }),
+    col.display({
+      id: 'pull_requests',
+      header: 'PRs',
+      meta: { width: '5.5rem', className: 'flex flex-wrap gap-1 text-xs' },
+      cell: ({ row: { original: s } }) => (
+        <>
+          {s.pull_requests.length === 0
+            ? '—'
+            : s.pull_requests.slice(0, 2).map((pr) => (
+                <a
+                  key={pr.pr_url}
+                  href={pr.pr_url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center gap-0.5 text-accent hover:underline"
+                  title={`${pr.pr_url}${pr.pr_state ? ` (${pr.pr_state})` : ''}`}
+                >
+                  {prNumber(pr.pr_url)}
+                  <ExternalLink className="size-3" aria-hidden />
+                </a>
+              ))}
+          {s.pull_requests.length > 2 && <span className="text-muted">+{s.pull_requests.length - 2}</span>}
+        </>
+      ),
+    }),
+    col.display({
+      id: 'tags',
+      header: 'Tags',
+      meta: {
+        width: 'minmax(8rem,1.4fr)',
+        className: 'flex min-w-0 gap-1 overflow-hidden',
+        cellTitle: (s: Session) => s.tags.join(', ') || undefined,
+      },
+      cell: ({ row: { original: s } }) => (
+        <>
+          {s.tags.slice(0, 3).map((t) => (
+            <Badge key={t}>{t}</Badge>
+          ))}
+          {s.tags.length > 3 && <span className="text-xs text-muted">+{s.tags.length - 3}</span>}
+        </>
+      ),
+    }),
+  ]);
+}
+
 export function SessionsList(props: SessionsListProps) {
   const { scope, search } = props;
   const enterprise = scope === ENTERPRISE_SCOPE;
   const filters = useMemo(() => toListFilters(search, enterprise ? 'enterprise' : 'org'), [search, enterprise]);
   const query = useInfiniteQuery(sessionsInfiniteQueryOptions(scope, filters));
-  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const total = query.data?.pages[0]?.total;
-  const [range, setRange] = useState<[number, number]>([0, -1]);
-  const onRangeChange = useCallback(
-    (a: number, b: number) => setRange((r) => (r[0] === a && r[1] === b ? r : [a, b])),
-    [],
-  );
-  const inView = useMemo(() => items.slice(Math.max(0, range[0]), range[1] + 1), [items, range]);
+  // The rows the table renders (in view plus overscan): the live poll asks about those only.
+  const [inView, setInView] = useState<readonly Session[]>([]);
   const [intervalMs] = useRefreshInterval();
   const live = useLiveSessions({ scope, inView, intervalMs });
   const canCreate = useHasPermission('UseAgentSessions');
   const orgNames = useMemo(() => new Map(props.organizations?.map((o) => [o.org_id, o.name])), [props.organizations]);
-
-  const columns = enterprise
-    ? 'minmax(9rem,1.2fr) minmax(14rem,3fr) minmax(8rem,1fr) 5.5rem 6.5rem 6.5rem 4rem 5.5rem minmax(8rem,1.4fr)'
-    : 'minmax(9rem,1.2fr) minmax(14rem,3fr) 5.5rem 6.5rem 6.5rem 4rem 5.5rem minmax(8rem,1.4fr)';
+  const columns = useMemo(() => sessionColumns(enterprise, orgNames), [enterprise, orgNames]);
 
   return (
     <>
@@ -123,98 +231,24 @@ export function SessionsList(props: SessionsListProps) {
       <div className="mb-2">
         <LiveIndicator live={live} />
       </div>
-      <CursorList<Session>
-        ariaLabel="Sessions"
-        items={items}
-        getKey={(s) => s.session_id}
+      <DataTable
+        label="Sessions"
+        tableId={enterprise ? 'sessions-enterprise' : 'sessions'}
         columns={columns}
+        query={query}
+        getRowId={(s) => s.session_id}
+        onVisibleRowsChange={setInView}
         minWidth={enterprise ? '78rem' : '70rem'}
-        estimateSize={56}
-        onRangeChange={onRangeChange}
-        header={
-          <>
-            <span role="columnheader">Status</span>
-            <span role="columnheader">Session</span>
-            {enterprise && <span role="columnheader">Organization</span>}
-            <span role="columnheader">Origin</span>
-            <span role="columnheader">Created</span>
-            <span role="columnheader">Updated</span>
-            <span role="columnheader" className="text-right">
-              ACUs
-            </span>
-            <span role="columnheader">PRs</span>
-            <span role="columnheader">Tags</span>
-          </>
-        }
-        renderRow={(s) => (
-          <>
-            <span role="cell" className="min-w-0">
-              <SessionStatusBadge status={s.status} detail={s.status_detail} />
-            </span>
-            <span role="cell" className="min-w-0">
-              <Link
-                to="/orgs/$orgId/sessions/$sessionId"
-                params={{ orgId: s.org_id, sessionId: s.session_id }}
-                className="block truncate font-medium text-accent hover:underline"
-                title={s.title || s.prompt || s.session_id}
-              >
-                {s.title || s.prompt || s.session_id}
-              </Link>
-              <span className="flex items-center gap-1.5 truncate font-mono text-xs text-muted">
-                {s.session_id}
-                {s.is_archived && <Badge className="font-sans">Archived</Badge>}
-              </span>
-            </span>
-            {enterprise && (
-              <span role="cell" className="truncate text-xs">
-                {orgNames.get(s.org_id) ?? <span className="font-mono">{s.org_id}</span>}
-              </span>
-            )}
-            <span role="cell" className="truncate text-xs">
-              {s.origin ?? '—'}
-            </span>
-            <span role="cell" className="text-xs">
-              <RelativeTime value={s.created_at} />
-            </span>
-            <span role="cell" className="text-xs">
-              <RelativeTime value={s.updated_at} />
-            </span>
-            <span role="cell" className="text-right text-xs tabular-nums">
-              {formatNumber(s.acus_consumed, 2)}
-            </span>
-            <span role="cell" className="flex flex-wrap gap-1 text-xs">
-              {s.pull_requests.length === 0
-                ? '—'
-                : s.pull_requests.slice(0, 2).map((pr) => (
-                    <a
-                      key={pr.pr_url}
-                      href={pr.pr_url}
-                      target="_blank"
-                      rel="noreferrer"
-                      className="inline-flex items-center gap-0.5 text-accent hover:underline"
-                      title={`${pr.pr_url}${pr.pr_state ? ` (${pr.pr_state})` : ''}`}
-                    >
-                      {prNumber(pr.pr_url)}
-                      <ExternalLink className="size-3" aria-hidden />
-                    </a>
-                  ))}
-              {s.pull_requests.length > 2 && <span className="text-muted">+{s.pull_requests.length - 2}</span>}
-            </span>
-            <span role="cell" className="flex min-w-0 gap-1 overflow-hidden" title={s.tags.join(', ')}>
-              {s.tags.slice(0, 3).map((t) => (
-                <Badge key={t}>{t}</Badge>
-              ))}
-              {s.tags.length > 3 && <span className="text-xs text-muted">+{s.tags.length - 3}</span>}
-            </span>
-          </>
-        )}
-        total={total}
-        {...cursorListState(query)}
-        emptyTitle={hasFilters(search) ? 'No session matches these filters' : 'No sessions yet'}
-        emptyHint={
-          hasFilters(search) ? 'Change or clear the filters.' : enterprise ? undefined : 'Start one with New session.'
-        }
-        className={cn('h-[calc(100dvh-17rem)] min-h-80')}
+        estimateRowHeight={56}
+        empty={{
+          title: hasFilters(search) ? 'No session matches these filters' : 'No sessions yet',
+          hint: hasFilters(search)
+            ? 'Change or clear the filters.'
+            : enterprise
+              ? undefined
+              : 'Start one with New session.',
+        }}
+        className="h-[calc(100dvh-17rem)] min-h-80"
       />
     </>
   );

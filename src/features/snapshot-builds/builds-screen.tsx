@@ -4,7 +4,7 @@
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pin, Zap } from 'lucide-react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import {
   IN_FLIGHT_BUILD_STATUSES,
   SNAPSHOT_BUILD_STATUSES,
@@ -12,8 +12,9 @@ import {
   type SnapshotBuildStatus,
 } from '@/api/operations/snapshot-builds';
 import { Badge, type Tone } from '@/components/badge';
-import { CursorList, cursorListState } from '@/components/cursor-list';
-import { inputClass } from '@/components/field';
+import { columnHelper, DataTable } from '@/components/data-table';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
 import { formatDateTime, formatDuration } from '@/lib/format';
@@ -66,6 +67,94 @@ function Duration({ build }: { build: SnapshotBuild }) {
   );
 }
 
+const col = columnHelper<SnapshotBuild>();
+
+function buildColumns(activeId: string | undefined) {
+  return col.columns([
+    col.accessor('build_id', {
+      header: 'Build',
+      enableHiding: false,
+      meta: {
+        width: 'minmax(11rem,1.2fr)',
+        className: 'truncate font-mono text-xs',
+        cellTitle: (b: SnapshotBuild) => b.build_id,
+      },
+    }),
+    col.accessor('status', {
+      header: 'Status',
+      enableSorting: true,
+      meta: { width: '7rem' },
+      cell: ({ getValue }) => <BuildStatusBadge status={getValue()} />,
+    }),
+    col.display({
+      id: 'triggered_by',
+      header: 'Triggered by',
+      meta: { width: 'minmax(10rem,1fr)', className: 'flex flex-col' },
+      cell: ({ row: { original: b } }) => (
+        <>
+          <span className="truncate font-mono text-xs">{b.triggered_by_user_id ?? '—'}</span>
+          <span className="text-xs text-muted">
+            {b.trigger === 'auto' ? 'Automatic' : b.trigger === 'manual' ? 'Manual' : (b.trigger ?? '')}
+          </span>
+        </>
+      ),
+    }),
+    col.accessor('created_at', {
+      header: 'Created',
+      enableSorting: true,
+      sortDescFirst: true,
+      meta: { width: '8rem' },
+      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+    }),
+    col.accessor((b) => b.started_at ?? undefined, {
+      id: 'started_at',
+      header: 'Started',
+      enableSorting: true,
+      sortDescFirst: true,
+      sortUndefined: 'last',
+      meta: { width: '8rem' },
+      cell: ({ getValue }) => {
+        const started = getValue();
+        return started != null ? <RelativeTime value={started} /> : <span className="text-muted">—</span>;
+      },
+    }),
+    col.display({
+      id: 'duration',
+      header: 'Duration',
+      meta: {
+        width: '8rem',
+        cellTitle: (b: SnapshotBuild) =>
+          b.completed_at != null ? `Completed ${formatDateTime(b.completed_at)}` : undefined,
+      },
+      cell: ({ row }) => <Duration build={row.original} />,
+    }),
+    col.display({
+      id: 'marks',
+      header: 'Marks',
+      meta: { width: '7rem', className: 'flex flex-wrap gap-1' },
+      cell: ({ row: { original: b } }) => (
+        <>
+          {b.pinned && (
+            <Badge tone="accent" title="Pinned">
+              <Pin className="size-3" aria-hidden /> Pinned
+            </Badge>
+          )}
+          {b.build_id === activeId && (
+            <Badge tone="success" title="New sessions use this build">
+              <Zap className="size-3" aria-hidden /> Active
+            </Badge>
+          )}
+        </>
+      ),
+    }),
+  ]);
+}
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All statuses' },
+  ...SNAPSHOT_BUILD_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] ?? s })),
+];
+
 export function BuildsScreen({
   orgId,
   orgName,
@@ -79,12 +168,20 @@ export function BuildsScreen({
 }) {
   const visible = useDocumentVisible();
   const query = useInfiniteQuery(buildsInfiniteQueryOptions(orgId, filters, visible));
-  const builds = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const live = visible && anyInFlight(query.data);
   const active = useQuery({ ...activeBuildQueryOptions(orgId), refetchInterval: live ? LIVE_REFRESH_MS : false });
   const activeId = active.data?.build_id;
-  const inFlight = builds.filter((b) => IN_FLIGHT_BUILD_STATUSES.includes(b.status)).length;
+  const columns = useMemo(() => buildColumns(activeId), [activeId]);
+  const inFlight = useMemo(
+    () =>
+      query.data?.pages.reduce(
+        (n, p) => n + p.items.filter((b) => IN_FLIGHT_BUILD_STATUSES.includes(b.status)).length,
+        0,
+      ) ?? 0,
+    [query.data],
+  );
   const qc = useQueryClient();
+  const id = useId();
   // Back in a visible tab: catch up at once rather than at the next interval.
   useEffect(() => {
     if (visible) void qc.invalidateQueries({ queryKey: snapshotBuildKeys.org(orgId), refetchType: 'active' });
@@ -97,29 +194,23 @@ export function BuildsScreen({
         description={`Environment snapshot builds of ${orgName ?? 'this organization'}, newest first. New sessions start from the active build's image.`}
       />
       <div className="mb-3 flex flex-wrap items-end gap-4">
-        <label className="flex w-48 flex-col gap-1 text-sm font-medium">
-          Status
-          <select
-            className={inputClass}
+        <div className="flex w-48 flex-col gap-1">
+          <label htmlFor={`${id}-status`} className="text-sm font-medium">
+            Status
+          </label>
+          <Select
+            id={`${id}-status`}
             value={filters.status ?? ''}
-            onChange={(e) =>
-              onFiltersChange({ ...filters, status: (e.target.value || undefined) as SnapshotBuildStatus | undefined })
+            options={STATUS_OPTIONS}
+            onValueChange={(v) =>
+              onFiltersChange({ ...filters, status: (v || undefined) as SnapshotBuildStatus | undefined })
             }
-          >
-            <option value="">All statuses</option>
-            {SNAPSHOT_BUILD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+          />
+        </div>
         <label className="flex h-9 items-center gap-2 text-sm font-medium">
-          <input
-            type="checkbox"
-            className="size-4 accent-accent"
+          <Checkbox
             checked={!!filters.active}
-            onChange={(e) => onFiltersChange({ ...filters, active: e.target.checked || undefined })}
+            onCheckedChange={(v) => onFiltersChange({ ...filters, active: v === true || undefined })}
           />
           Active only
         </label>
@@ -149,74 +240,22 @@ export function BuildsScreen({
           {active.data.pinned && <Badge tone="accent">Pinned</Badge>}
         </p>
       )}
-      <CursorList
-        ariaLabel="Snapshot builds"
-        items={builds}
-        getKey={(b) => b.build_id}
-        columns="minmax(11rem,1.2fr) 7rem minmax(10rem,1fr) 8rem 8rem 8rem 7rem"
+      <DataTable
+        label="Snapshot builds"
+        tableId="snapshot-builds"
+        columns={columns}
+        query={query}
+        getRowId={(b) => b.build_id}
         minWidth="60rem"
-        header={
-          <>
-            <span role="columnheader">Build</span>
-            <span role="columnheader">Status</span>
-            <span role="columnheader">Triggered by</span>
-            <span role="columnheader">Created</span>
-            <span role="columnheader">Started</span>
-            <span role="columnheader">Duration</span>
-            <span role="columnheader">Marks</span>
-          </>
-        }
-        renderRow={(b) => (
-          <>
-            <span role="cell" className="truncate font-mono text-xs" title={b.build_id}>
-              {b.build_id}
-            </span>
-            <span role="cell">
-              <BuildStatusBadge status={b.status} />
-            </span>
-            <span role="cell" className="flex min-w-0 flex-col">
-              <span className="truncate font-mono text-xs">{b.triggered_by_user_id ?? '—'}</span>
-              <span className="text-xs text-muted">
-                {b.trigger === 'auto' ? 'Automatic' : b.trigger === 'manual' ? 'Manual' : (b.trigger ?? '')}
-              </span>
-            </span>
-            <span role="cell">
-              <RelativeTime value={b.created_at} />
-            </span>
-            <span role="cell">
-              {b.started_at != null ? <RelativeTime value={b.started_at} /> : <span className="text-muted">—</span>}
-            </span>
-            <span
-              role="cell"
-              title={b.completed_at != null ? `Completed ${formatDateTime(b.completed_at)}` : undefined}
-            >
-              <Duration build={b} />
-            </span>
-            <span role="cell" className="flex flex-wrap gap-1">
-              {b.pinned && (
-                <Badge tone="accent" title="Pinned">
-                  <Pin className="size-3" aria-hidden /> Pinned
-                </Badge>
-              )}
-              {b.build_id === activeId && (
-                <Badge tone="success" title="New sessions use this build">
-                  <Zap className="size-3" aria-hidden /> Active
-                </Badge>
-              )}
-            </span>
-          </>
-        )}
-        total={query.data?.pages[0]?.total}
-        {...cursorListState(query)}
-        emptyTitle={
-          filters.active
+        empty={{
+          title: filters.active
             ? filters.status
               ? `The active build is not ${STATUS_LABELS[filters.status]?.toLowerCase()}`
               : 'No build is active yet'
             : filters.status
               ? `No ${STATUS_LABELS[filters.status]?.toLowerCase()} builds`
-              : 'No snapshot builds yet'
-        }
+              : 'No snapshot builds yet',
+        }}
         className="h-auto max-h-[calc(100dvh-18rem)] min-h-60"
       />
     </>

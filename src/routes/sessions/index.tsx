@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { organizationsInfiniteQueryOptions } from '@/features/organizations/api';
+import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
 import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
 import { SessionsList } from '@/features/sessions/sessions-list';

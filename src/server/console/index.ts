@@ -1,13 +1,13 @@
 /** The console server's own endpoints under `/console/*`: health, configuration status, safe bulk operations. */
 import { Hono } from 'hono';
-import { problem } from '../../api/problem';
-import type { Db } from '../sandbox/db';
+import type { Db } from '../../node/db';
 import { accessModeOf } from '../access';
 import type { Config } from '../config';
 import { gitPermissionHandlers } from './git-permissions';
 import { mountConsoleOperations } from './mount';
 import type { Redactor } from '../redact';
-import { consoleErrorResponse, consoleProblemResponse } from './problems';
+import { problemResponse } from '../../node/problem-writer';
+import { consoleErrorResponse } from './problems';
 import type { UpstreamClient } from './upstream-client';
 
 export interface ConsoleDeps {
@@ -42,11 +42,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
 
   app.onError((err, c) => consoleErrorResponse(c, err, deps.redactor, 'handling this request'));
   app.notFound((c) =>
-    consoleProblemResponse(
-      deps.redactor,
-      404,
-      problem(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path }),
-    ),
+    problemResponse(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path }),
   );
   return app;
 }

@@ -7,7 +7,8 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { consoleOperationList, type ConsoleOperationId, type ConsoleOperations } from '../../api/console';
 import { capFieldErrors, issuesToFieldErrors } from '../../api/problem';
-import { ConsoleProblem, readConsoleBody, summarizeErrors } from './problems';
+import { HttpProblem, summarizeFieldErrors } from '../../node/problem-writer';
+import { readConsoleBody } from './problems';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -53,7 +54,7 @@ export function mountConsoleOperations(app: Hono, handlers: ConsoleHandlers): vo
         const r = op.params.safeParse(c.req.param());
         if (!r.success) {
           const first = r.error.issues[0];
-          throw new ConsoleProblem(404, `Nothing at ${c.req.path}: ${first?.message ?? 'unknown path'}`);
+          throw new HttpProblem(404, `Nothing at ${c.req.path}: ${first?.message ?? 'unknown path'}`);
         }
         params = r.data;
       }
@@ -62,7 +63,7 @@ export function mountConsoleOperations(app: Hono, handlers: ConsoleHandlers): vo
         const r = op.query.safeParse(readQuery(new URL(c.req.url)));
         if (!r.success) {
           const errors = capFieldErrors(issuesToFieldErrors('query', r.error.issues), 'query');
-          throw new ConsoleProblem(422, summarizeErrors(errors), { errors });
+          throw new HttpProblem(422, summarizeFieldErrors(errors), { errors });
         }
         query = r.data;
       }
@@ -79,12 +80,7 @@ export function mountConsoleOperations(app: Hono, handlers: ConsoleHandlers): vo
   for (const [path, methods] of methodsByPath) {
     app.all(honoPath(path), (c) => {
       const allow = methods.join(', ');
-      throw new ConsoleProblem(
-        405,
-        `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`,
-        {},
-        { allow },
-      );
+      throw new HttpProblem(405, `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`, {}, { allow });
     });
   }
 }

@@ -3,7 +3,7 @@
  * secrets are stored: a copy of the database lets nobody sign in. Times are epoch milliseconds.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../sandbox/db';
+import type { Db } from '../../node/db';
 import { consoleMigrations } from './store';
 
 consoleMigrations.push({

@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { sendProblem } from '../problem-reply';
+import { sendProblem } from '../../node/problem-writer';
 import type { Redactor } from '../redact';
 import { createFairGate, GateFull } from './fair-gate';
 

@@ -2,7 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { loadNote, noteQueryOptions, type NoteScope } from '@/features/knowledge/api';
 import { NoteForm } from '@/features/knowledge/note-form';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 const scope: NoteScope = { kind: 'enterprise' };
 

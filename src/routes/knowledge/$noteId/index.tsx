@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { loadNote, type NoteScope } from '@/features/knowledge/api';
 import { NoteView } from '@/features/knowledge/note-view';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 const scope: NoteScope = { kind: 'enterprise' };
 

@@ -1,8 +1,8 @@
 import { createFileRoute, notFound, Outlet } from '@tanstack/react-router';
 import { isApiError } from '@/lib/api-error';
-import { organizationQueryOptions } from '@/features/organizations/api';
-import { rememberOrg } from '@/features/organizations/last-org';
-import { NotFound } from '@/features/shell/route-error';
+import { organizationQueryOptions } from '@/lib/organizations';
+import { rememberOrg } from '@/lib/last-org';
+import { NotFound } from '@/app/shell/route-error';
 
 export const Route = createFileRoute('/orgs/$orgId')({
   loader: async ({ context, params }) => {

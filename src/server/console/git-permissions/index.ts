@@ -25,10 +25,10 @@ import {
   type GitPermissionInput,
 } from '../../../api/git-permissions/resources';
 import type { ConsoleGitPermissionSet, GitRevisionAction } from '../../../api/console/git-permissions';
-import type { Db } from '../../sandbox/db';
+import type { Db } from '../../../node/db';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandler, ConsoleHandlers } from '../mount';
-import { ConsoleProblem } from '../problems';
+import { HttpProblem } from '../../../node/problem-writer';
 import type { UpstreamClient } from '../upstream-client';
 import { createRevisionStore, type RetentionPolicy } from './store';
 
@@ -84,13 +84,13 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
     signal?: AbortSignal;
   }
 
-  function conflict(baseVersion: string, current: GitPermission[], base?: GitPermissionInput[]): ConsoleProblem {
+  function conflict(baseVersion: string, current: GitPermission[], base?: GitPermissionInput[]): HttpProblem {
     const currentVersion = gitPermissionSetVersion(current);
     const changes = base ? diffGitPermissionSets(base.map(toInput), current) : null;
     const what = changes
       ? `${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed`
       : 'the set differs';
-    return new ConsoleProblem(
+    return new HttpProblem(
       409,
       `The git permissions of this organization changed since the edit started (${what}). Nothing was applied.`,
       { base_version: baseVersion, current_version: currentVersion, current, changes },
@@ -100,14 +100,14 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
   async function applyChange(req: ChangeRequest) {
     const { orgId } = req;
     if (req.base && gitPermissionSetVersion(req.base) !== req.base_version) {
-      throw new ConsoleProblem(422, 'base does not match base_version: send the set the edit started from, unchanged', {
+      throw new HttpProblem(422, 'base does not match base_version: send the set the edit started from, unchanged', {
         errors: [{ loc: ['body', 'base'], msg: 'base does not match base_version', type: 'base_mismatch' }],
       });
     }
     const desired = req.desired?.map(toInput) ?? null;
     const tooLarge = desired !== null && desired.length > GIT_PERMISSIONS_MAX_PER_REQUEST;
     if (tooLarge && !req.allowPerItem) {
-      throw new ConsoleProblem(
+      throw new HttpProblem(
         422,
         `This set has ${desired.length} permissions; one replace takes at most ${GIT_PERMISSIONS_MAX_PER_REQUEST}. Apply it with per-item operations (allow_per_item: true; not atomic) or make it smaller.`,
         {
@@ -219,7 +219,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
 
   const revisionOf = (orgId: string, revisionId: number) => {
     const rev = store.get(orgId, revisionId);
-    if (!rev) throw new ConsoleProblem(404, `Revision ${revisionId} was not found in this organization's history`);
+    if (!rev) throw new HttpProblem(404, `Revision ${revisionId} was not found in this organization's history`);
     return rev;
   };
 
@@ -234,7 +234,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       }
       const before = current.find((p) => p.git_permission_id === permissionId);
       if (!before) {
-        throw new ConsoleProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
+        throw new HttpProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
       }
       if ((before.read_only ?? false) === body.read_only) {
         return {
@@ -334,7 +334,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       const rev = revisionOf(params.org_id, params.revision_id);
       const set = body.set === 'result' ? rev.result : rev.previous;
       if (!set)
-        throw new ConsoleProblem(
+        throw new HttpProblem(
           422,
           `Revision ${rev.revision_id} has no resulting set to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`,
           {

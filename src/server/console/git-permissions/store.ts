@@ -10,7 +10,7 @@ import type {
   GitRevisionAction,
   GitRevisionStatus,
 } from '../../../api/console/git-permissions';
-import type { Db, Migration } from '../../sandbox/db';
+import type { Db, Migration } from '../../../node/db';
 
 export const gitPermissionConsoleMigrations: Migration[] = [
   {

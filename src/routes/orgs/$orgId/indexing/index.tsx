@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { repositoriesInfiniteQueryOptions } from '@/features/indexing/api';
 import { IndexingScreen } from '@/features/indexing/indexing-screen';
-import { organizationQueryOptions } from '@/features/organizations/api';
+import { organizationQueryOptions } from '@/lib/organizations';
 
 export const Route = createFileRoute('/orgs/$orgId/indexing/')({
   loader: ({ context, params }) =>

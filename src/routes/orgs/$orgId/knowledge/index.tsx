@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { notesInfiniteQueryOptions } from '@/features/knowledge/api';
 import { NotesScreen } from '@/features/knowledge/notes-screen';
 import { cleanFilters, NotesSearch } from '@/features/knowledge/search';
-import { organizationQueryOptions } from '@/features/organizations/api';
+import { organizationQueryOptions } from '@/lib/organizations';
 
 /** The organization list has no access_type filter: it holds the organization's org notes only. */
 const OrgNotesSearch = NotesSearch.omit({ access_type: true });

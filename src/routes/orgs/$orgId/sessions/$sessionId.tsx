@@ -2,7 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { isApiError } from '@/lib/api-error';
 import { sessionQueryOptions } from '@/features/sessions/api';
 import { SessionDetail } from '@/features/sessions/session-detail';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/$sessionId')({
   loader: async ({ context, params }) => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { organizationQueryOptions } from '@/features/organizations/api';
+import { organizationQueryOptions } from '@/lib/organizations';
 import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
 import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
 import { SessionsList } from '@/features/sessions/sessions-list';

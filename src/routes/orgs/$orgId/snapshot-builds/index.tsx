@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SNAPSHOT_BUILD_STATUSES } from '@/api/operations/snapshot-builds';
 import { buildsInfiniteQueryOptions, type BuildFilters } from '@/features/snapshot-builds/api';
 import { BuildsScreen } from '@/features/snapshot-builds/builds-screen';
-import { organizationQueryOptions } from '@/features/organizations/api';
+import { organizationQueryOptions } from '@/lib/organizations';
 
 const BuildsSearch = z.object({
   status: z.enum(SNAPSHOT_BUILD_STATUSES).optional().catch(undefined),

@@ -1,6 +1,6 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { GitPermissionRevisionView } from '@/features/git-permissions/history';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 export const Route = createFileRoute('/orgs/$orgId/git-permissions/history/$revisionId')({
   loader: ({ params }) => {

@@ -2,7 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { loadNote, noteQueryOptions } from '@/features/knowledge/api';
 import { NoteForm } from '@/features/knowledge/note-form';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 export const Route = createFileRoute('/orgs/$orgId/knowledge/$noteId/edit')({
   loader: ({ context, params }) => loadNote(context.queryClient, { kind: 'org', orgId: params.orgId }, params.noteId),

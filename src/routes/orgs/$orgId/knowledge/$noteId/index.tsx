@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { loadNote } from '@/features/knowledge/api';
 import { NoteView } from '@/features/knowledge/note-view';
-import { NotFound } from '@/features/shell/route-error';
+import { NotFound } from '@/app/shell/route-error';
 
 export const Route = createFileRoute('/orgs/$orgId/knowledge/$noteId/')({
   loader: ({ context, params }) => loadNote(context.queryClient, { kind: 'org', orgId: params.orgId }, params.noteId),

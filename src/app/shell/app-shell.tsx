@@ -1,0 +1,134 @@
+/** The layout around every screen: sidebar navigation, organization switcher, theme, global notices. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { LogOut, Menu, X } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Badge } from '@/components/badge';
+import { GlobalNotices } from '@/components/global-notices';
+import { consoleConfigQueryOptions } from '@/lib/console-config';
+import { lastOrg } from '@/lib/last-org';
+import { OrgSwitcher } from '@/features/organizations/org-switcher';
+import { cn } from '@/lib/cn';
+import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
+import { ThemeToggle } from './theme-toggle';
+
+function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
+  const { label, exact, ...link } = item;
+  return (
+    <Link
+      {...link}
+      activeOptions={{ exact, includeSearch: false }}
+      onClick={onNavigate}
+      className="block rounded-md px-2.5 py-1.5 text-sm text-fg hover:bg-surface-2"
+      activeProps={{ className: 'bg-accent/10 font-semibold text-accent', 'aria-current': 'page' }}
+    >
+      {label}
+    </Link>
+  );
+}
+
+/**
+ * Ends the sign-in session on the server (which clears the cookie), then shows the sign-in page. A fetch,
+ * not a form: the app's pages use `Referrer-Policy: no-referrer`, under which a form POST carries
+ * `Origin: null` and the console's cross-site guard refuses it.
+ */
+async function signOut() {
+  try {
+    await fetch('/console/sign-out', { method: 'POST', credentials: 'same-origin', redirect: 'manual' });
+  } finally {
+    window.location.assign('/console/sign-in');
+  }
+}
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const params = useParams({ strict: false }) as { orgId?: string };
+  const orgId = params.orgId ?? lastOrg() ?? undefined;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const config = useQuery(consoleConfigQueryOptions());
+  // 'link' | 'token' when people sign in, 'off' with CONSOLE_AUTH=off.
+  const accessControl = config.data?.access_control;
+  const signedIn = accessControl === 'link' || accessControl === 'token';
+  const close = () => setMenuOpen(false);
+
+  return (
+    <div className="flex min-h-dvh bg-bg text-fg">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+        Skip to content
+      </a>
+      <aside
+        className={cn(
+          'fixed inset-y-0 left-0 z-30 w-64 shrink-0 flex-col gap-4 overflow-y-auto border-r border-line bg-surface p-3 md:sticky md:top-0 md:flex md:h-dvh',
+          menuOpen ? 'flex' : 'hidden',
+        )}
+        aria-label="Main navigation"
+      >
+        <div className="flex items-center justify-between">
+          <Link to="/" className="px-1 text-base font-semibold tracking-tight" onClick={close}>
+            Agent Platform Console
+          </Link>
+          <button type="button" className="md:hidden" aria-label="Close menu" onClick={close}>
+            <X className="size-5" aria-hidden />
+          </button>
+        </div>
+        <nav aria-label="Enterprise">
+          <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">Enterprise</p>
+          {ENTERPRISE_NAV.map((item) => (
+            <NavLink key={item.label} item={item} onNavigate={close} />
+          ))}
+        </nav>
+        <nav aria-label="Organization">
+          <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">Organization</p>
+          <div className="px-1 pb-2">
+            <OrgSwitcher />
+          </div>
+          {orgId ? (
+            organizationNav(orgId).map((item) => <NavLink key={item.label} item={item} onNavigate={close} />)
+          ) : (
+            <p className="px-2.5 text-xs text-muted">Choose an organization to see its areas.</p>
+          )}
+        </nav>
+      </aside>
+      {menuOpen && <div className="fixed inset-0 z-20 bg-black/30 md:hidden" onClick={close} aria-hidden />}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur">
+          <button
+            type="button"
+            className="inline-flex size-9 items-center justify-center rounded-md border border-line md:hidden"
+            aria-label="Open menu"
+            onClick={() => setMenuOpen(true)}
+          >
+            <Menu className="size-5" aria-hidden />
+          </button>
+          <div className="flex items-center gap-2 text-sm text-muted">
+            {config.data?.sandbox ? (
+              <Badge tone="warn" title="No credential is configured: the console talks to its embedded sandbox">
+                Sandbox
+              </Badge>
+            ) : config.data ? (
+              <Badge tone="success" title={config.data.upstream}>
+                Live API
+              </Badge>
+            ) : null}
+          </div>
+          <div className="flex items-center gap-2">
+            {signedIn && (
+              <button
+                type="button"
+                className="inline-flex h-9 items-center gap-1.5 rounded-md border border-line px-2.5 text-sm hover:bg-surface-2"
+                onClick={() => void signOut()}
+              >
+                <LogOut className="size-4" aria-hidden />
+                Sign out
+              </button>
+            )}
+            <ThemeToggle />
+          </div>
+        </header>
+        <GlobalNotices />
+        <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** Switches light / dark / system theme. */
+import { Monitor, Moon, Sun } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Tooltip } from '@/components/ui/tooltip';
+import { readTheme, saveTheme, type Theme } from '@/lib/theme';
+
+const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' };
+const LABEL: Record<Theme, string> = { system: 'System theme', light: 'Light theme', dark: 'Dark theme' };
+
+export function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(readTheme);
+  const Icon = theme === 'dark' ? Moon : theme === 'light' ? Sun : Monitor;
+  return (
+    <Tooltip content={LABEL[theme]} side="bottom">
+      <Button
+        size="icon"
+        aria-label={`${LABEL[theme]} (switch to ${LABEL[NEXT[theme]].toLowerCase()})`}
+        onClick={() => {
+          const next = NEXT[theme];
+          saveTheme(next);
+          setTheme(next);
+        }}
+      >
+        <Icon className="size-4" aria-hidden />
+      </Button>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The server's entry point refuses a bad configuration with one clear line per problem and exit code 1, warns
+ * when access control is off or the network is crossed in clear, and mints one-time sign-in links.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startFakeUpstream } from '../test/fake-upstream';
+import { rawRequest, testConfig } from '../test/harness';
+import { createConsoleServer } from '../server/app';
+
+const root = join(import.meta.dirname, '..', '..');
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+function start(env: Record<string, string>, args: string[] = []) {
+  // An empty working directory: no developer's .env can change the outcome.
+  return spawnSync(process.execPath, ['--import', tsx, join(root, 'src/cli/main.ts'), ...args], {
+    cwd: mkdtempSync(join(tmpdir(), 'console-config-')),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describe('npm start with a bad configuration', () => {
+  it('names the missing AGENT_PLATFORM_BASE_URL and exits 1, without echoing the credential', () => {
+    const r = start({ AGENT_PLATFORM_API_KEY: 'cog_only_the_key_123' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/AGENT_PLATFORM_BASE_URL is missing/);
+    expect(r.stderr + r.stdout).not.toContain('cog_only_the_key_123');
+  });
+
+  it('names the missing AGENT_PLATFORM_API_KEY', () => {
+    const r = start({ AGENT_PLATFORM_BASE_URL: 'https://api.example.com' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/AGENT_PLATFORM_API_KEY is missing/);
+  });
+
+  it('refuses a non-loopback HOST without CONSOLE_ACCESS_TOKEN', () => {
+    const r = start({ HOST: '0.0.0.0' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/CONSOLE_ACCESS_TOKEN/);
+  });
+});
+
+/** Starts `npm start`'s entry point until its output matches `until` (or it exits), then stops it. */
+function startUntil(env: Record<string, string>, until: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'console-start-'));
+    const child = spawn(process.execPath, ['--import', tsx, join(root, 'src/cli/main.ts')], {
+      cwd: dataDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        DATA_DIR: dataDir,
+        ...env,
+      },
+    });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (until.test(out)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+  });
+}
+
+describe('npm start and access control', () => {
+  it('refuses CONSOLE_AUTH=off on a non-loopback HOST', () => {
+    const r = start({ CONSOLE_AUTH: 'off', HOST: '0.0.0.0', CONSOLE_ACCESS_TOKEN: 'a-long-enough-token-1234' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/CONSOLE_AUTH=off is allowed on a loopback HOST only/);
+    expect(r.stderr + r.stdout).not.toContain('a-long-enough-token-1234');
+  });
+
+  it('warns at start when CONSOLE_AUTH=off', async () => {
+    const out = await startUntil({ CONSOLE_AUTH: 'off' }, /Warning: CONSOLE_AUTH=off/);
+    expect(out).toMatch(/Warning: CONSOLE_AUTH=off: access control is off/);
+  });
+
+  it('warns that the token and cookie cross the network in clear off loopback without TLS', async () => {
+    const out = await startUntil(
+      { HOST: '0.0.0.0', CONSOLE_ACCESS_TOKEN: 'a-long-enough-token-1234' },
+      /cross the network in clear/,
+    );
+    expect(out).toMatch(
+      /HOST=0\.0\.0\.0 serves plain HTTP: .*cross the network in clear unless a TLS proxy is in front/,
+    );
+    expect(out).not.toContain('a-long-enough-token-1234');
+  });
+
+  it('mints a one-time sign-in link for the console running on the same DATA_DIR (--sign-in-link)', async () => {
+    const up = await startFakeUpstream();
+    const dataDir = mkdtempSync(join(tmpdir(), 'console-link-'));
+    const server = createConsoleServer({
+      config: testConfig({ consoleAuth: 'on', dataDir }),
+      upstream: { baseUrl: up.url, apiKey: 'cog_main_test_credential' },
+    });
+    try {
+      const { port } = await server.listen();
+      const r = start({ DATA_DIR: dataDir, PORT: String(port) }, ['--sign-in-link']);
+      expect(r.status).toBe(0);
+      const link = /http:\/\/localhost:(\d+)(\/console\/sign-in\?once=[A-Za-z0-9_-]{43})/.exec(r.stdout);
+      expect(link?.[1]).toBe(String(port));
+      const first = await rawRequest(port, 'GET', link![2]!);
+      expect(first.status).toBe(303);
+      expect(first.headers['set-cookie']?.[0]).toMatch(/^console_session=/);
+      expect((await rawRequest(port, 'GET', link![2]!)).status).toBe(401);
+    } finally {
+      await server.close();
+      await up.close();
+    }
+  });
+});

@@ -1,0 +1,136 @@
+/** `npm start`: validate the configuration, build the app if needed, start the sandbox if needed, serve. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from '../server/config';
+import { issueSignInLink } from '../server/console/sessions-store';
+import { openConsoleStore } from '../server/console/store';
+import { describeCredentials } from '../sandbox';
+import { startConsole } from './start';
+import { createStaticHandler } from '../server/static';
+
+const root = resolve(import.meta.dirname, '../..');
+const dist = join(root, 'dist');
+
+function newestMtime(dir: string, skip: (path: string) => boolean): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (skip(path)) continue;
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path, skip) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built app is stale when any browser source is newer than dist/index.html. */
+function buildIsStale(): boolean {
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  // Node-only code (the server, the sandbox, shared Node code, these entry points) is not in the bundle.
+  const nodeOnly = ['server', 'sandbox', 'node', 'cli', 'test'].map((d) => join('src', d));
+  const skip = (p: string) => nodeOnly.some((d) => p.includes(d)) || p.endsWith('.test.ts') || p.endsWith('.test.tsx');
+  const sources = [join(root, 'src'), join(root, 'public')].filter(existsSync);
+  const newest = Math.max(...sources.map((d) => newestMtime(d, skip)), statSync(join(root, 'index.html')).mtimeMs);
+  return newest > built;
+}
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    console.error('See the configuration table in README.md.');
+    process.exit(1);
+  }
+  throw err;
+}
+
+/** Mints a one-time sign-in link in the console's store (the running console accepts it) and answers its URL. */
+function newSignInLink(c: Config, base: string): string {
+  const db = openConsoleStore(c.dataDir);
+  try {
+    return `${base}${issueSignInLink(db)}`;
+  } finally {
+    db.close();
+  }
+}
+
+const tlsOn = config.tlsCertFile !== undefined && config.tlsKeyFile !== undefined;
+if (process.argv.includes('--sign-in-link')) {
+  // `npm start -- --sign-in-link`: a new link for the console already running on this DATA_DIR.
+  if (config.consoleAuth === 'off') {
+    console.error('CONSOLE_AUTH=off: access control is off, there is nothing to sign in to.');
+    process.exit(1);
+  }
+  const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`));
+  console.log('One-time sign-in link for the console running on this DATA_DIR (it works once).');
+  process.exit(0);
+}
+
+if (config.consoleAuth === 'off') {
+  console.warn(
+    'Warning: CONSOLE_AUTH=off: access control is off. Any process and any user of this machine can use the console and its credential.',
+  );
+  if (config.accessToken) console.warn('  (CONSOLE_ACCESS_TOKEN is ignored while CONSOLE_AUTH=off.)');
+}
+if (!isLoopbackHost(config.host) && !tlsOn) {
+  console.warn(
+    `Warning: HOST=${config.host} serves plain HTTP: the access token and the session cookie cross the network in clear unless a TLS proxy is in front. Set TLS_CERT_FILE and TLS_KEY_FILE to serve HTTPS.`,
+  );
+}
+
+if (process.argv.includes('--build-if-needed') && buildIsStale()) {
+  console.log('Building the console app (first start, or sources changed)…');
+  // flock: several servers started at once (parallel e2e runs) must not build into dist/ together.
+  // Type checking is the tests' job (`npm run typecheck`); starting only needs the bundle.
+  const r = spawnSync(
+    'flock',
+    [join(root, 'node_modules', '.build.lock'), 'npx', 'vite', 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  if (r.status !== 0) {
+    console.error('The build failed; see above.');
+    process.exit(1);
+  }
+}
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error('dist/index.html is missing: run `npm run build` (or `npm start`, which builds when needed).');
+  process.exit(1);
+}
+
+const started = await startConsole(config, {
+  serveApp: createStaticHandler(dist),
+  log: (line) => console.log(line),
+}).catch((err: NodeJS.ErrnoException) => {
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `PORT=${config.port} is already in use: stop what runs there, or set PORT to another port`
+      : `The console could not start: ${err.message}`,
+  );
+  process.exit(1);
+});
+console.log(`Agent Platform Console: ${started.url}`);
+if (config.consoleAuth === 'on') {
+  // Jupyter-style: whoever can read this terminal may sign in; the link works once.
+  console.log('  sign in by opening this one-time link (it works once; each start prints a new one):');
+  console.log(`    ${newSignInLink(config, started.url)}`);
+  if (config.accessToken) console.log('  or with CONSOLE_ACCESS_TOKEN on the sign-in page, or as a Bearer token');
+} else {
+  console.log('  access control is off (CONSOLE_AUTH=off)');
+}
+if (started.sandbox) {
+  console.log(`  upstream: embedded sandbox at ${started.sandbox.url} (data in ${config.dataDir})`);
+  console.log('  sandbox credentials, for calling the sandbox directly:');
+  for (const c of describeCredentials()) console.log(`    ${c.credential}  ${c.role}`);
+} else {
+  console.log(`  upstream: ${config.baseUrl}`);
+}
+const shutdown = () => void started.close().then(() => process.exit(0));
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

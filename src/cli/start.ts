@@ -1,0 +1,58 @@
+/** Starts the console: the embedded sandbox when no credential is configured, then the console server. */
+import { join } from 'node:path';
+import { createConsoleServer, type ConsoleServerOptions } from '../server/app';
+import type { Config } from '../server/config';
+import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox } from '../sandbox';
+
+export interface StartedConsole {
+  url: string;
+  port: number;
+  sandbox: RunningSandbox | undefined;
+  /** A new one-time sign-in link (path and query). */
+  signInLink(): string;
+  close(): Promise<void>;
+}
+
+export async function startConsole(
+  config: Config,
+  opts: Pick<ConsoleServerOptions, 'serveApp' | 'log'> & { sandboxDbPath?: string } = {},
+): Promise<StartedConsole> {
+  let sandbox: RunningSandbox | undefined;
+  let upstream: { baseUrl: string; apiKey: string };
+  if (config.mode === 'sandbox') {
+    const sandboxOpts = {
+      dbPath: opts.sandboxDbPath ?? join(config.dataDir, 'sandbox.db'),
+      host: '127.0.0.1',
+      rateLimitPerMinute: config.sandboxRateLimit,
+      tickMs: config.sandboxTickMs,
+    };
+    try {
+      sandbox = await startSandbox({ ...sandboxOpts, port: config.sandboxPort });
+    } catch (err) {
+      const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!inUse) throw err;
+      if (config.sandboxPortExplicit) {
+        throw new Error(`SANDBOX_PORT=${config.sandboxPort} is already in use: choose another port, or unset it`, {
+          cause: err,
+        });
+      }
+      // The default port is taken (say, by `npm run sandbox` or another console): any free port will do.
+      sandbox = await startSandbox({ ...sandboxOpts, port: 0 });
+    }
+    upstream = { baseUrl: sandbox.url, apiKey: SANDBOX_CREDENTIALS.admin };
+  } else {
+    upstream = { baseUrl: config.baseUrl!, apiKey: config.apiKey! };
+  }
+  const server = createConsoleServer({ config, upstream, ...opts });
+  const { url, port } = await server.listen();
+  return {
+    url,
+    port,
+    sandbox,
+    signInLink: () => server.signInLink(),
+    async close() {
+      await server.close();
+      await sandbox?.stop();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** The enterprise's organizations: query keys and options, used by the shell and by every area that scopes by organization. */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { nextCursor } from '@/api/page';
+import { apiCall } from '@/lib/api-client';
+
+export const organizationKeys = {
+  all: ['organizations'] as const,
+  lists: () => [...organizationKeys.all, 'list'] as const,
+  infinite: () => [...organizationKeys.lists(), 'infinite'] as const,
+  detail: (orgId: string) => [...organizationKeys.all, 'detail', orgId] as const,
+};
+
+export const organizationsInfiniteQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: organizationKeys.infinite(),
+    queryFn: ({ pageParam, signal }) =>
+      apiCall('organizations.list', { query: { first: 100, after: pageParam }, signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    staleTime: 5 * 60_000,
+  });
+
+export const organizationQueryOptions = (orgId: string) =>
+  queryOptions({
+    queryKey: organizationKeys.detail(orgId),
+    queryFn: ({ signal }) => apiCall('organizations.get', { params: { org_id: orgId }, signal }),
+    staleTime: 5 * 60_000,
+  });

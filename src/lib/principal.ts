@@ -1,0 +1,28 @@
+/**
+ * Whether the console's credential holds a permission, when the API says (`GET /v3/self` answers the role's
+ * permissions in the sandbox). Unknown → undefined: the action stays available and the API decides.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Permission } from '@/api/permissions';
+import { apiCall } from './api-client';
+
+/** Who the console's credential is (`GET /v3/self`), when the API has it. */
+export const selfQueryOptions = () =>
+  queryOptions({
+    queryKey: ['self'] as const,
+    queryFn: ({ signal }) => apiCall('self.get', { signal }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+
+export function useHasPermission(permission: Permission): boolean | undefined {
+  const self = useQuery(selfQueryOptions());
+  const list = self.data?.permissions;
+  return list ? list.includes(permission) : undefined;
+}
+
+export function missingPermissionTitle(permission: Permission, has: boolean | undefined): string | undefined {
+  return has === false
+    ? `Requires the ${permission} permission, which the console's credential does not hold`
+    : undefined;
+}

@@ -1,0 +1,161 @@
+/**
+ * The embedded sandbox: a complete, stateful stand-in of the API on SQLite, served over real HTTP on its own
+ * loopback port.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerClientErrors, problemResponse } from '../node/problem-writer';
+import type { AuditInput, SandboxContext, HandlerMap, SeedContext } from './context';
+import { migrate, openDb, type Db } from '../node/db';
+import { createDispatcher } from './dispatcher';
+import { sandboxModules } from './modules';
+import { listOrgIds } from './modules/organizations';
+import { createRng, seedFor } from './random';
+import { createRateLimiter } from './rate-limit';
+
+export { SANDBOX_CREDENTIALS, describeCredentials } from './credentials';
+
+/** Requests per minute per credential when `SANDBOX_RATE_LIMIT` is not set: more than normal use ever makes. */
+export const DEFAULT_RATE_LIMIT = 20_000;
+/** Simulation step when `SANDBOX_TICK_MS` is not set. */
+export const DEFAULT_TICK_MS = 1_000;
+
+export interface SandboxOptions {
+  /** SQLite file path, or `:memory:`. */
+  dbPath: string;
+  rateLimitPerMinute?: number;
+  tickMs?: number;
+  validateResponses?: boolean;
+  /** Clock override for tests (milliseconds). */
+  nowMs?: () => number;
+}
+
+export interface Sandbox {
+  db: Db;
+  ctx: SandboxContext;
+  fetch: (req: Request) => Response | Promise<Response>;
+  /** Stops background simulation and closes the store. */
+  close(): void;
+}
+
+export function createSandbox(opts: SandboxOptions): Sandbox {
+  const db = openDb(opts.dbPath);
+  migrate(
+    db,
+    sandboxModules.flatMap((m) => m.migrations),
+  );
+  const nowMs = opts.nowMs ?? Date.now;
+  const insertAudit = db.prepare(
+    `INSERT INTO audit_logs (audit_log_id, created_at, action, org_id, service_user_id, service_user_name, user_id, user_email, data)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const ctx: SandboxContext = {
+    db,
+    nowMs,
+    now: () => Math.floor(nowMs() / 1000),
+    tickMs: opts.tickMs ?? DEFAULT_TICK_MS,
+    newId: (prefix) => `${prefix}${randomBytes(8).toString('hex')}`,
+    audit(e: AuditInput) {
+      insertAudit.run(
+        ctx.newId('audit-'),
+        e.created_at ?? ctx.now(),
+        e.action,
+        e.org_id ?? null,
+        e.principal?.service_user_id ?? null,
+        e.principal?.service_user_name ?? null,
+        e.user?.user_id ?? null,
+        e.user?.user_email ?? null,
+        JSON.stringify(e.data ?? {}),
+      );
+    },
+  };
+
+  const seeded = db.prepare(`SELECT value FROM sandbox_meta WHERE key = 'seeded_at'`).get();
+  if (!seeded) {
+    db.transaction(() => {
+      for (const m of sandboxModules) {
+        if (!m.seed) continue;
+        const seedCtx: SeedContext = { ...ctx, rng: createRng(seedFor(m.name)), orgIds: () => listOrgIds(db) };
+        m.seed(seedCtx);
+      }
+      db.prepare(`INSERT INTO sandbox_meta (key, value) VALUES ('seeded_at', ?)`).run(String(ctx.now()));
+    })();
+  }
+
+  const handlers: HandlerMap = Object.assign({}, ...sandboxModules.map((m) => m.handlers));
+  const app = createDispatcher({
+    ctx,
+    handlers,
+    rateLimiter: createRateLimiter(opts.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT, nowMs),
+    validateResponses: opts.validateResponses,
+  });
+  const stops = sandboxModules.flatMap((m) => (m.start ? [m.start(ctx)] : []));
+  let closed = false;
+  return {
+    db,
+    ctx,
+    fetch: app.fetch,
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const stop of stops) stop();
+      db.close();
+    },
+  };
+}
+
+export interface RunningSandbox extends Sandbox {
+  url: string;
+  port: number;
+  server: ServerType;
+  stop(): Promise<void>;
+}
+
+/** Serves a sandbox on loopback; port 0 picks a free port. */
+export async function startSandbox(opts: SandboxOptions & { port?: number; host?: string }): Promise<RunningSandbox> {
+  const sandbox = createSandbox(opts);
+  const host = opts.host ?? '127.0.0.1';
+  // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 could drive the sandbox with
+  // the documented admin key. Only the sandbox's own loopback names on its port are answered.
+  let allowedHosts = new Set<string>();
+  const guarded = (req: Request) => {
+    const hostHeader = req.headers.get('host')?.toLowerCase() ?? '';
+    if (!allowedHosts.has(hostHeader)) {
+      return problemResponse(403, 'Unknown Host header: the sandbox answers only to its loopback names on its port', {
+        instance: new URL(req.url).pathname,
+      });
+    }
+    return sandbox.fetch(req);
+  };
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: guarded, port: opts.port ?? 0, hostname: host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    sandbox.close();
+    throw err;
+  }
+  answerClientErrors(server as Server);
+  const port = (server.address() as AddressInfo).port;
+  allowedHosts = new Set(
+    ['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host].map((n) => `${n}:${port}`),
+  );
+  return {
+    ...sandbox,
+    server,
+    port,
+    url: `http://${host}:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          sandbox.close();
+          resolve();
+        });
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

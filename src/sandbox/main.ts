@@ -1,0 +1,34 @@
+/** `npm run sandbox`: the embedded API alone, on SANDBOX_PORT (default 8787). */
+import { join } from 'node:path';
+import { loadSandboxConfig, SandboxConfigError } from './config';
+import { describeCredentials, startSandbox } from './index';
+
+let config;
+try {
+  config = loadSandboxConfig();
+} catch (err) {
+  if (!(err instanceof SandboxConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+const sandbox = await startSandbox({
+  dbPath: join(config.dataDir, 'sandbox.db'),
+  port: config.port,
+  rateLimitPerMinute: config.rateLimitPerMinute,
+  tickMs: config.tickMs,
+}).catch((err: NodeJS.ErrnoException) => {
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `SANDBOX_PORT=${config.port} is already in use: stop what runs there, or set SANDBOX_PORT to another port`
+      : `The sandbox could not start: ${err.message}`,
+  );
+  process.exit(1);
+});
+console.log(`Agent Platform API sandbox listening on ${sandbox.url}`);
+console.log(`  data: ${join(config.dataDir, 'sandbox.db')}`);
+console.log('  credentials (send as Authorization: Bearer <credential>):');
+for (const c of describeCredentials()) console.log(`    ${c.credential}  ${c.role} (${c.description})`);
+console.log(`  try: curl -H 'Authorization: Bearer cog_sandbox_admin' ${sandbox.url}/v3/enterprise/organizations`);
+const shutdown = () => void sandbox.stop().then(() => process.exit(0));
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,261 @@
+/**
+ * The audit-log seed: a year of enterprise history (24,000 entries) across the seeded organizations, with the
+ * principals and `data` objects each action carries. Deterministic: everything comes from the module's rng.
+ */
+import { ID_PREFIX } from '../../../api/conventions';
+import type { Rng } from '../../random';
+
+export const SEED_ENTRY_COUNT = 24_000;
+/** The seed spans this many seconds back from the sandbox's start. */
+export const SEED_SPAN_SECONDS = 365 * 86_400;
+
+export interface SeedServiceUser {
+  service_user_id: string;
+  service_user_name: string;
+}
+export interface SeedUser {
+  user_id: string;
+  user_email: string;
+}
+
+const SERVICE_USER_NAMES = [
+  'Release Automation',
+  'Terraform Provisioner',
+  'Chat Integration',
+  'Issue Tracker Sync',
+  'Nightly Triage Bot',
+  'Security Scanner',
+  'Onboarding Workflow',
+];
+
+const PEOPLE = [
+  'ada.lovelace',
+  'grace.hopper',
+  'alan.turing',
+  'katherine.johnson',
+  'linus.pauling',
+  'margaret.hamilton',
+  'edsger.dijkstra',
+  'barbara.liskov',
+  'donald.knuth',
+  'frances.allen',
+  'ken.thompson',
+  'radia.perlman',
+  'tim.berners-lee',
+  'hedy.lamarr',
+  'john.backus',
+  'adele.goldberg',
+  'guido.rossum',
+  'shafi.goldwasser',
+  'leslie.lamport',
+  'sophie.wilson',
+  'dennis.ritchie',
+  'jean.sammet',
+];
+
+const REPOS = [
+  'acme/payments-api',
+  'acme/web-frontend',
+  'acme/mobile-ios',
+  'acme/mobile-android',
+  'acme/data-pipeline',
+  'acme/infra-terraform',
+  'acme/auth-service',
+  'acme/search-indexer',
+  'platform/ci-templates',
+  'platform/observability',
+];
+const PROMPTS = [
+  'Fix the flaky checkout integration test',
+  'Upgrade the logging library to the latest minor version',
+  'Add pagination to the invoices endpoint',
+  'Investigate the memory leak in the search indexer',
+  'Write unit tests for the rate limiter',
+  'Migrate the settings page to the new design system',
+  'Remove the deprecated v1 billing client',
+  'Triage the open dependency alerts',
+];
+const NOTE_NAMES = [
+  'Deploying to staging',
+  'Code review checklist',
+  'Database migration rules',
+  'Feature flag conventions',
+  'On-call runbook',
+  'Testing strategy',
+  'API error handling',
+  'Monorepo layout',
+];
+const SECRET_KEYS = [
+  'NPM_TOKEN',
+  'SENTRY_DSN',
+  'STAGING_DB_URL',
+  'GITHUB_APP_KEY',
+  'DATADOG_API_KEY',
+  'SLACK_WEBHOOK',
+  'VPN_TOTP',
+];
+const USER_AGENTS = [
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64)',
+  'agent-platform-cli/3.2.1',
+  'python-httpx/0.27',
+];
+
+/** Relative weights: sessions dominate, as they do in a real enterprise's log. */
+const ACTION_WEIGHTS: Array<[string, number]> = [
+  ['create_session', 26],
+  ['send_session_message', 22],
+  ['archive_session', 8],
+  ['terminate_session', 6],
+  ['update_session_tags', 2],
+  ['generate_session_insights', 1],
+  ['remove_repository_indexing', 1],
+  ['create_knowledge_note', 5],
+  ['update_knowledge_note', 7],
+  ['delete_knowledge_note', 2],
+  ['create_secret', 4],
+  ['delete_secret', 2],
+  ['update_git_permission', 7],
+  ['create_join_request', 5],
+  ['automatic_join_event', 4],
+  ['reject_join_request', 2],
+];
+const WEIGHT_TOTAL = ACTION_WEIGHTS.reduce((s, [, w]) => s + w, 0);
+
+export function pickAction(rng: Rng): string {
+  let r = rng.next() * WEIGHT_TOTAL;
+  for (const [action, w] of ACTION_WEIGHTS) {
+    r -= w;
+    if (r < 0) return action;
+  }
+  return ACTION_WEIGHTS[0]![0];
+}
+
+export function seedPrincipals(rng: Rng): { serviceUsers: SeedServiceUser[]; users: SeedUser[] } {
+  return {
+    serviceUsers: SERVICE_USER_NAMES.map((name) => ({
+      service_user_id: `${ID_PREFIX.serviceUser}${rng.hex(12)}`,
+      service_user_name: name,
+    })),
+    users: PEOPLE.map((p) => ({ user_id: `${ID_PREFIX.user}${rng.hex(12)}`, user_email: `${p}@example.com` })),
+  };
+}
+
+const id = (rng: Rng, prefix: string) => `${prefix}${rng.hex(16)}`;
+
+function client(rng: Rng) {
+  return {
+    ip_address: `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+    user_agent: rng.pick(USER_AGENTS),
+  };
+}
+
+/**
+ * Who acted: join events come from people (or from nobody, for automatic joins); the other actions from a
+ * service user, a person, or a service user acting on a person's behalf.
+ */
+export function pickPrincipals(
+  rng: Rng,
+  action: string,
+  p: { serviceUsers: SeedServiceUser[]; users: SeedUser[] },
+): { serviceUser: SeedServiceUser | null; user: SeedUser | null } {
+  if (action === 'automatic_join_event') return { serviceUser: null, user: rng.chance(0.5) ? rng.pick(p.users) : null };
+  if (action === 'create_join_request') return { serviceUser: null, user: rng.pick(p.users) };
+  if (action === 'reject_join_request')
+    return { serviceUser: rng.chance(0.3) ? rng.pick(p.serviceUsers) : null, user: rng.pick(p.users) };
+  const r = rng.next();
+  if (r < 0.4) return { serviceUser: rng.pick(p.serviceUsers), user: null };
+  if (r < 0.85) return { serviceUser: null, user: rng.pick(p.users) };
+  return { serviceUser: rng.pick(p.serviceUsers), user: rng.pick(p.users) };
+}
+
+/** The `data` object of one action: the ids and fields an admin needs to answer "what changed". */
+export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<string, unknown> {
+  switch (action) {
+    case 'create_session':
+      return {
+        session_id: id(rng, ID_PREFIX.session),
+        prompt: rng.pick(PROMPTS),
+        agent_mode: rng.pick(['normal', 'normal', 'fast', 'lite']),
+        origin: rng.pick(['webapp', 'api', 'cli', 'automation']),
+        repos: rng.sample(REPOS, rng.int(1, 2)),
+        tags: rng.chance(0.4) ? ['triage'] : [],
+        client: client(rng),
+      };
+    case 'send_session_message':
+      return { session_id: id(rng, ID_PREFIX.session), message_length: rng.int(12, 1800), resumed: rng.chance(0.1) };
+    case 'archive_session':
+      return { session_id: id(rng, ID_PREFIX.session), is_archived: true };
+    case 'terminate_session':
+      return {
+        session_id: id(rng, ID_PREFIX.session),
+        archive: rng.chance(0.3),
+        previous_status: rng.pick(['running', 'suspended', 'claimed']),
+      };
+    case 'update_session_tags':
+      return {
+        session_id: id(rng, ID_PREFIX.session),
+        tags: rng.sample(['triage', 'backend', 'frontend', 'urgent', 'chore'], rng.int(1, 3)),
+        mode: rng.pick(['append', 'replace']),
+      };
+    case 'generate_session_insights':
+      return { session_id: id(rng, ID_PREFIX.session), status: rng.pick(['started', 'already_exists']) };
+    case 'remove_repository_indexing':
+      return { repository_paths: rng.sample(REPOS, rng.int(1, 3)) };
+    case 'create_knowledge_note':
+      return {
+        note_id: id(rng, ID_PREFIX.note),
+        name: rng.pick(NOTE_NAMES),
+        folder_path: rng.pick(['/', '/engineering', '/onboarding']),
+        pinned_repo: rng.chance(0.3) ? rng.pick(REPOS) : null,
+      };
+    case 'update_knowledge_note':
+      return {
+        note_id: id(rng, ID_PREFIX.note),
+        name: rng.pick(NOTE_NAMES),
+        changes: { fields: rng.sample(['body', 'trigger_description', 'name', 'is_enabled'], rng.int(1, 2)) },
+      };
+    case 'delete_knowledge_note':
+      return { note_id: id(rng, ID_PREFIX.note), name: rng.pick(NOTE_NAMES) };
+    case 'create_secret':
+      return {
+        secret_id: `secret-${rng.hex(16)}`,
+        key: rng.pick(SECRET_KEYS),
+        secret_type: rng.pick(['key-value', 'key-value', 'cookie', 'totp']),
+        is_sensitive: true,
+      };
+    case 'delete_secret':
+      return { secret_id: `secret-${rng.hex(16)}`, key: rng.pick(SECRET_KEYS) };
+    case 'update_git_permission': {
+      const readOnly = rng.chance(0.5);
+      return {
+        git_permission_id: id(rng, ID_PREFIX.gitPermission),
+        git_connection_id: `${ID_PREFIX.gitConnection}${rng.hex(8)}`,
+        repo_path: rng.pick(REPOS),
+        changes: { read_only: { from: !readOnly, to: readOnly } },
+      };
+    }
+    case 'create_join_request':
+      return {
+        join_request_id: `joinreq-${rng.hex(12)}`,
+        email: rng.pick(users).user_email,
+        requested_role: rng.pick(['member', 'member', 'admin']),
+        message: 'Please add me to this organization',
+      };
+    case 'automatic_join_event':
+      return {
+        email: rng.pick(users).user_email,
+        email_domain: 'example.com',
+        role: 'member',
+        reason: 'verified email domain',
+      };
+    case 'reject_join_request':
+      return {
+        join_request_id: `joinreq-${rng.hex(12)}`,
+        email: rng.pick(users).user_email,
+        reason: rng.pick(['unknown requester', 'duplicate request', 'not in the team']),
+      };
+    default:
+      return {};
+  }
+}
