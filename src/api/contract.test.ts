@@ -8,15 +8,15 @@ import { PERMISSIONS, READ_PERMISSIONS, SPEC_PERMISSIONS } from './permissions';
 import { fieldPath, issuesToFieldErrors, ProblemDetail } from './problem';
 
 describe('paging query', () => {
-  it('accepts first from 1 to 200 and defaults to absent', () => {
+  it('accepts first from 1 to 200 and carries its default (100) in the contract', () => {
     expect(First.parse('1')).toBe(1);
     expect(First.parse('200')).toBe(200);
-    expect(First.parse(undefined)).toBeUndefined();
+    expect(First.parse(undefined)).toBe(100);
     for (const bad of ['0', '201', 'abc', '1.5', '1e2', ' ']) expect(First.safeParse(bad).success, bad).toBe(false);
   });
 
   it('passes the cursor back unchanged', () => {
-    expect(PageQuery.parse({ after: 'eyJz_-' })).toEqual({ after: 'eyJz_-' });
+    expect(PageQuery.parse({ after: 'eyJz_-' })).toEqual({ first: 100, after: 'eyJz_-' });
   });
 });
 
@@ -91,5 +91,35 @@ describe('buildPath', () => {
     );
     expect(buildPath('/v3/x/{id}', { id: '../a' })).toBe('/v3/x/..%2Fa');
     expect(() => buildPath('/v3/x/{id}', {})).toThrow(/missing path parameter id/);
+  });
+});
+
+describe('operation ids', () => {
+  it('follow one pattern: area, then scope or sub-resource when needed, then a verb', async () => {
+    const { operationList } = await import('./operations');
+    const { consoleOperationList } = await import('./console');
+    const verbs = new Set([
+      'list',
+      'get',
+      'create',
+      'update',
+      'delete',
+      'replace',
+      'clear',
+      'append',
+      'send',
+      'archive',
+      'terminate',
+      'generate',
+      'remove',
+      'restore',
+      'diff',
+      'health',
+      'config',
+    ]);
+    for (const op of [...operationList, ...consoleOperationList]) {
+      expect(op.id, op.id).toMatch(/^[a-z][a-zA-Z]*(\.[a-z][a-zA-Z]*)+$/);
+      expect(verbs.has(op.id.split('.').at(-1)!), `${op.id} ends with a verb`).toBe(true);
+    }
   });
 });

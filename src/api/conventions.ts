@@ -65,8 +65,8 @@ export function queryInt(opts: { min?: number; max?: number; name: string }) {
     });
 }
 
-/** `first`: the page size of every paginated list (1–200, default 100). */
-export const First = queryInt({ ...PAGE_SIZE, name: 'first' }).optional();
+/** `first`: the page size of every paginated list (1–200, default 100): handlers read the parsed value. */
+export const First = queryInt({ ...PAGE_SIZE, name: 'first' }).default(PAGE_SIZE.default);
 
 /** `after`: the `end_cursor` of the previous page, passed back unchanged. */
 export const After = z.string().min(1, 'after must be a cursor returned as end_cursor').nullish();

@@ -10,11 +10,14 @@ export const organizationKeys = {
   detail: (orgId: string) => [...organizationKeys.all, 'detail', orgId] as const,
 };
 
+/** Organizations per page of the overview and the switcher. */
+export const ORGANIZATIONS_PAGE_SIZE = 100;
+
 export const organizationsInfiniteQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: organizationKeys.infinite(),
     queryFn: ({ pageParam, signal }) =>
-      apiCall('organizations.list', { query: { first: 100, after: pageParam }, signal }),
+      apiCall('organizations.list', { query: { first: ORGANIZATIONS_PAGE_SIZE, after: pageParam }, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     staleTime: 5 * 60_000,

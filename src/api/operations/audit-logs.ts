@@ -116,8 +116,8 @@ export const auditLogOperations = defineOperations({
     paginated: true,
     note: `Permission not shown in the spec; ViewAccountAuditLogs chosen. The action filter is from api-facts. ${BOUNDS_NOTE}`,
   },
-  'auditLogs.listForOrganization': {
-    id: 'auditLogs.listForOrganization',
+  'auditLogs.organization.list': {
+    id: 'auditLogs.organization.list',
     method: 'GET',
     path: '/v3/organizations/{org_id}/audit-logs',
     permission: 'ViewOrgAuditLogs',

@@ -100,8 +100,8 @@ export const gitPermissionOperations = defineOperations({
     paginated: true,
     note: 'Permission not shown in the spec; ManageGitIntegrations chosen, as for the connection repositories.',
   },
-  'gitConnections.repositories': {
-    id: 'gitConnections.repositories',
+  'gitConnections.repositories.list': {
+    id: 'gitConnections.repositories.list',
     method: 'GET',
     path: '/v3/enterprise/git-providers/connections/{connection_id}/repositories',
     permission: 'ManageGitIntegrations',

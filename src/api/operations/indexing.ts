@@ -78,8 +78,8 @@ export const indexingOperations = defineOperations({
     extension: true,
     note: 'Not in the spec or the vendor reference: answered by the sandbox so the console can show repositories. When the upstream answers 404 or 405, the indexing screen falls back to entering repository paths.',
   },
-  'indexing.bulkRemove': {
-    id: 'indexing.bulkRemove',
+  'indexing.remove': {
+    id: 'indexing.remove',
     method: 'DELETE',
     path: PATH,
     permission: 'IndexOrgRepositories',

@@ -123,8 +123,8 @@ const ENTERPRISE = '/v3/enterprise/knowledge';
 const ORG = '/v3/organizations/{org_id}/knowledge';
 
 export const knowledgeOperations = defineOperations({
-  'knowledge.listEnterprise': {
-    id: 'knowledge.listEnterprise',
+  'knowledge.enterprise.list': {
+    id: 'knowledge.enterprise.list',
     method: 'GET',
     path: `${ENTERPRISE}/notes`,
     permission: 'ManageAccountKnowledge',
@@ -134,8 +134,8 @@ export const knowledgeOperations = defineOperations({
     response: pageOf(KnowledgeNote),
     paginated: true,
   },
-  'knowledge.createEnterprise': {
-    id: 'knowledge.createEnterprise',
+  'knowledge.enterprise.create': {
+    id: 'knowledge.enterprise.create',
     method: 'POST',
     path: `${ENTERPRISE}/notes`,
     permission: 'ManageAccountKnowledge',
@@ -144,8 +144,8 @@ export const knowledgeOperations = defineOperations({
     body: KnowledgeNoteBody,
     response: KnowledgeNote,
   },
-  'knowledge.getEnterprise': {
-    id: 'knowledge.getEnterprise',
+  'knowledge.enterprise.get': {
+    id: 'knowledge.enterprise.get',
     method: 'GET',
     path: `${ENTERPRISE}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -154,8 +154,8 @@ export const knowledgeOperations = defineOperations({
     params: NoteParams,
     response: KnowledgeNote,
   },
-  'knowledge.updateEnterprise': {
-    id: 'knowledge.updateEnterprise',
+  'knowledge.enterprise.update': {
+    id: 'knowledge.enterprise.update',
     method: 'PUT',
     path: `${ENTERPRISE}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -165,8 +165,8 @@ export const knowledgeOperations = defineOperations({
     body: KnowledgeNoteBody,
     response: KnowledgeNote,
   },
-  'knowledge.deleteEnterprise': {
-    id: 'knowledge.deleteEnterprise',
+  'knowledge.enterprise.delete': {
+    id: 'knowledge.enterprise.delete',
     method: 'DELETE',
     path: `${ENTERPRISE}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -175,8 +175,8 @@ export const knowledgeOperations = defineOperations({
     params: NoteParams,
     response: KnowledgeNote,
   },
-  'knowledge.foldersEnterprise': {
-    id: 'knowledge.foldersEnterprise',
+  'knowledge.enterprise.folders.list': {
+    id: 'knowledge.enterprise.folders.list',
     method: 'GET',
     path: `${ENTERPRISE}/folders`,
     permission: 'ManageAccountKnowledge',
@@ -184,8 +184,8 @@ export const knowledgeOperations = defineOperations({
     summary: 'The knowledge folder tree with per-folder note counts',
     response: FolderTree,
   },
-  'knowledge.listOrg': {
-    id: 'knowledge.listOrg',
+  'knowledge.list': {
+    id: 'knowledge.list',
     method: 'GET',
     path: `${ORG}/notes`,
     permission: 'ManageAccountKnowledge',
@@ -196,8 +196,8 @@ export const knowledgeOperations = defineOperations({
     response: pageOf(KnowledgeNote),
     paginated: true,
   },
-  'knowledge.createOrg': {
-    id: 'knowledge.createOrg',
+  'knowledge.create': {
+    id: 'knowledge.create',
     method: 'POST',
     path: `${ORG}/notes`,
     permission: 'ManageAccountKnowledge',
@@ -207,8 +207,8 @@ export const knowledgeOperations = defineOperations({
     body: KnowledgeNoteBody,
     response: KnowledgeNote,
   },
-  'knowledge.getOrg': {
-    id: 'knowledge.getOrg',
+  'knowledge.get': {
+    id: 'knowledge.get',
     method: 'GET',
     path: `${ORG}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -217,8 +217,8 @@ export const knowledgeOperations = defineOperations({
     params: OrgNoteParams,
     response: KnowledgeNote,
   },
-  'knowledge.updateOrg': {
-    id: 'knowledge.updateOrg',
+  'knowledge.update': {
+    id: 'knowledge.update',
     method: 'PUT',
     path: `${ORG}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -228,8 +228,8 @@ export const knowledgeOperations = defineOperations({
     body: KnowledgeNoteBody,
     response: KnowledgeNote,
   },
-  'knowledge.deleteOrg': {
-    id: 'knowledge.deleteOrg',
+  'knowledge.delete': {
+    id: 'knowledge.delete',
     method: 'DELETE',
     path: `${ORG}/notes/{note_id}`,
     permission: 'ManageAccountKnowledge',
@@ -238,8 +238,8 @@ export const knowledgeOperations = defineOperations({
     params: OrgNoteParams,
     response: KnowledgeNote,
   },
-  'knowledge.foldersOrg': {
-    id: 'knowledge.foldersOrg',
+  'knowledge.folders.list': {
+    id: 'knowledge.folders.list',
     method: 'GET',
     path: `${ORG}/folders`,
     permission: 'ManageAccountKnowledge',

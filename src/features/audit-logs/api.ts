@@ -46,7 +46,7 @@ export async function fetchAuditLogPage(
     user_id: f.user_id,
   };
   const page = f.org_id
-    ? await apiCall('auditLogs.listForOrganization', { params: { org_id: f.org_id }, query, signal })
+    ? await apiCall('auditLogs.organization.list', { params: { org_id: f.org_id }, query, signal })
     : await apiCall('auditLogs.list', { query, signal });
   if (!f.service_user_id && !f.user_id) return page;
   return { ...page, items: page.items.filter((e) => matchesPrincipal(e, f)) };

@@ -3,7 +3,7 @@
  * waits out 429s for as long as the API keeps asking (the client's own retries give up after a few).
  */
 import type { AuditLogEntry } from '@/api/operations/audit-logs';
-import type { Page } from '@/api/page';
+import { walkPages, type Page } from '@/api/page';
 import { isApiError } from '@/lib/api-error';
 import { csvRow as csvRecord } from '@/lib/csv';
 import { formatUtc } from '@/lib/format';
@@ -102,36 +102,34 @@ export async function runExport(opts: ExportOptions): Promise<ExportResult> {
   const sleep = opts.sleep ?? abortableSleep;
   const row = opts.format === 'csv' ? csvRow : jsonlRow;
   const parts: string[] = opts.format === 'csv' ? [csvHeader()] : [];
-  let after: string | undefined;
   let count = 0;
   let pages = 0;
   let total: number | null = null;
   let waits = 0;
-  for (;;) {
-    opts.signal.throwIfAborted();
-    let page: Page<AuditLogEntry>;
-    try {
-      page = await opts.fetchPage(after, opts.signal);
-    } catch (err) {
-      if (isApiError(err) && err.status === 429) {
+  // A 429 is waited out (Retry-After when given; otherwise a backoff capped at a minute) for as long as the
+  // API answers it; the same page is then asked again.
+  const fetchPage = async (after: string | undefined): Promise<Page<AuditLogEntry>> => {
+    for (;;) {
+      try {
+        const page = await opts.fetchPage(after, opts.signal);
+        waits = 0;
+        return page;
+      } catch (err) {
+        if (!(isApiError(err) && err.status === 429)) throw err;
         waits++;
-        // Retry-After when given; otherwise back off, capped at a minute.
         const seconds = err.retryAfter ?? Math.min(60, 2 ** Math.min(waits, 6));
         opts.onRateLimited?.(seconds, waits);
         await sleep(seconds * 1000, opts.signal);
-        continue;
       }
-      throw err;
     }
-    waits = 0;
+  };
+  for await (const page of walkPages(fetchPage, { signal: opts.signal, what: 'The audit log' })) {
     pages++;
     if (pages === 1) total = page.total ?? null;
     // One string per page keeps the part count small for a Blob of tens of thousands of rows.
     parts.push(page.items.map(row).join(''));
     count += page.items.length;
     opts.onProgress?.({ done: count, total, pages });
-    if (!page.has_next_page || !page.end_cursor) break;
-    after = page.end_cursor;
   }
   return { parts, count, pages };
 }

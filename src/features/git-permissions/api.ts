@@ -16,7 +16,8 @@ import type { ConsoleGitPermissionSet } from '@/api/console/git-permissions';
 import type { GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
 import { GIT_REPOSITORIES_PAGE_MAX } from '@/api/git-permissions/resources';
 import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
-import { nextCursor, type Page } from '@/api/page';
+import { PAGE_SIZE } from '@/api/conventions';
+import { nextCursor, readAllPages, type Page } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 
@@ -68,26 +69,25 @@ export const gitPermissionSetQueryOptions = (orgId: string) =>
 export const gitConnectionsQueryOptions = () =>
   queryOptions({
     queryKey: gitConnectionKeys.list(),
-    queryFn: async ({ signal }) => {
-      const items = [];
-      let after: string | undefined;
-      do {
-        const page = await apiCall('gitConnections.list', { query: { first: 200, after }, signal });
-        items.push(...page.items);
-        after = nextCursor(page);
-      } while (after);
-      return items;
-    },
+    queryFn: ({ signal }) =>
+      readAllPages((after) => apiCall('gitConnections.list', { query: { first: PAGE_SIZE.max, after }, signal }), {
+        signal,
+        maxPages: 50,
+        what: 'The git connections list',
+      }),
     staleTime: 5 * 60_000,
   });
+
+/** Repositories offered per search in the picker (the vendor's list pages by at most 100). */
+export const REPOSITORY_PICKER_PAGE_SIZE = Math.min(25, GIT_REPOSITORIES_PAGE_MAX);
 
 export const gitRepositoriesQueryOptions = (connectionId: string, filter: string) =>
   queryOptions({
     queryKey: gitConnectionKeys.repositories(connectionId, filter),
     queryFn: ({ signal }) =>
-      apiCall('gitConnections.repositories', {
+      apiCall('gitConnections.repositories.list', {
         params: { connection_id: connectionId },
-        query: { filter_name: filter || undefined, first: Math.min(25, GIT_REPOSITORIES_PAGE_MAX) },
+        query: { filter_name: filter || undefined, first: REPOSITORY_PICKER_PAGE_SIZE },
         signal,
       }),
     enabled: connectionId !== '',

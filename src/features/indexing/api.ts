@@ -36,7 +36,7 @@ export function useRemoveFromIndexing(orgId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (repositoryPaths: string[]) =>
-      apiCall('indexing.bulkRemove', { params: { org_id: orgId }, body: { repository_paths: repositoryPaths } }),
+      apiCall('indexing.remove', { params: { org_id: orgId }, body: { repository_paths: repositoryPaths } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: indexingKeys.org(orgId) }),
   });
 }

@@ -46,11 +46,11 @@ export const notesInfiniteQueryOptions = (scope: NoteScope, filters: NoteFilters
       const { search, folder_path, pinned_repo, access_type } = filters;
       const page = { first: NOTES_PAGE_SIZE, after: pageParam };
       return scope.kind === 'enterprise'
-        ? apiCall('knowledge.listEnterprise', {
+        ? apiCall('knowledge.enterprise.list', {
             query: { ...page, search, folder_path, pinned_repo, access_type },
             signal,
           })
-        : apiCall('knowledge.listOrg', {
+        : apiCall('knowledge.list', {
             params: { org_id: scope.orgId },
             query: { ...page, search, folder_path, pinned_repo },
             signal,
@@ -65,8 +65,8 @@ export const noteQueryOptions = (scope: NoteScope, noteId: string) =>
     queryKey: knowledgeKeys.detail(scope, noteId),
     queryFn: ({ signal }) =>
       scope.kind === 'enterprise'
-        ? apiCall('knowledge.getEnterprise', { params: { note_id: noteId }, signal })
-        : apiCall('knowledge.getOrg', { params: { org_id: scope.orgId, note_id: noteId }, signal }),
+        ? apiCall('knowledge.enterprise.get', { params: { note_id: noteId }, signal })
+        : apiCall('knowledge.get', { params: { org_id: scope.orgId, note_id: noteId }, signal }),
   });
 
 export const foldersQueryOptions = (scope: NoteScope) =>
@@ -74,8 +74,8 @@ export const foldersQueryOptions = (scope: NoteScope) =>
     queryKey: knowledgeKeys.folders(scope),
     queryFn: ({ signal }) =>
       scope.kind === 'enterprise'
-        ? apiCall('knowledge.foldersEnterprise', { signal })
-        : apiCall('knowledge.foldersOrg', { params: { org_id: scope.orgId }, signal }),
+        ? apiCall('knowledge.enterprise.folders.list', { signal })
+        : apiCall('knowledge.folders.list', { params: { org_id: scope.orgId }, signal }),
     staleTime: 60_000,
   });
 
@@ -93,8 +93,8 @@ export function useCreateNote(scope: NoteScope) {
   return useMutation({
     mutationFn: (body: KnowledgeNoteBody) =>
       scope.kind === 'enterprise'
-        ? apiCall('knowledge.createEnterprise', { body })
-        : apiCall('knowledge.createOrg', { params: { org_id: scope.orgId }, body }),
+        ? apiCall('knowledge.enterprise.create', { body })
+        : apiCall('knowledge.create', { params: { org_id: scope.orgId }, body }),
     onSuccess: (note) => invalidate(note, scope),
   });
 }
@@ -104,8 +104,8 @@ export function useUpdateNote(scope: NoteScope, noteId: string) {
   return useMutation({
     mutationFn: (body: KnowledgeNoteBody) =>
       scope.kind === 'enterprise'
-        ? apiCall('knowledge.updateEnterprise', { params: { note_id: noteId }, body })
-        : apiCall('knowledge.updateOrg', { params: { org_id: scope.orgId, note_id: noteId }, body }),
+        ? apiCall('knowledge.enterprise.update', { params: { note_id: noteId }, body })
+        : apiCall('knowledge.update', { params: { org_id: scope.orgId, note_id: noteId }, body }),
     onSuccess: (note) => invalidate(note, scope),
   });
 }
@@ -115,8 +115,8 @@ export function useDeleteNote(scope: NoteScope) {
   return useMutation({
     mutationFn: (noteId: string) =>
       scope.kind === 'enterprise'
-        ? apiCall('knowledge.deleteEnterprise', { params: { note_id: noteId } })
-        : apiCall('knowledge.deleteOrg', { params: { org_id: scope.orgId, note_id: noteId } }),
+        ? apiCall('knowledge.enterprise.delete', { params: { note_id: noteId } })
+        : apiCall('knowledge.delete', { params: { org_id: scope.orgId, note_id: noteId } }),
     onSuccess: (note) => {
       qc.removeQueries({ queryKey: knowledgeKeys.detail(scope, note.note_id) });
       return qc.invalidateQueries({ queryKey: knowledgeKeys.all });

@@ -9,7 +9,8 @@
  */
 import { buildPath, type OperationId, type Operations, getOperation } from '../../api/operations';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../api/operations/define';
-import { nextCursor, type Page } from '../../api/page';
+import { PAGE_SIZE } from '../../api/conventions';
+import { PagingLimitError, readAllPages, type Page } from '../../api/page';
 import { ProblemDetail, problem } from '../../api/problem';
 import type { Redactor } from '../redact';
 
@@ -204,40 +205,30 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       const maxItems = Math.min(args.maxItems ?? limits.maxItems, limits.maxItems);
       const deadline = AbortSignal.timeout(limits.allDeadlineMs);
       const signal = args.signal ? AbortSignal.any([args.signal, deadline]) : deadline;
-      const items: unknown[] = [];
-      const seen = new Set<string>();
-      let after: string | undefined;
-      for (let pages = 0; ; pages++) {
-        if (pages >= limits.maxPages) {
-          throw badGateway(
-            `The Agent Platform API still had more pages of ${id} after ${limits.maxPages}; the console reads at most that many`,
+      const fetchPage = (after: string | undefined) =>
+        call(id, {
+          ...args,
+          query: { ...(args.query as object), first: PAGE_SIZE.max, ...(after ? { after } : {}) },
+          signal,
+        } as never) as unknown as Promise<Page<unknown>>;
+      try {
+        return await readAllPages(fetchPage, { maxPages: limits.maxPages, maxItems, signal, what: `The API's ${id}` });
+      } catch (err) {
+        if (err instanceof PagingLimitError) {
+          const why = {
+            pages: `The Agent Platform API still had more pages of ${id} after ${limits.maxPages}; the console reads at most that many`,
+            items: `The Agent Platform API answered more than ${maxItems} items for ${id}; the console handles at most that many`,
+            repeated_cursor: `The Agent Platform API repeated a cursor while paging ${id}; stopped reading`,
+          }[err.reason];
+          throw badGateway(why);
+        }
+        if (deadline.aborted && !args.signal?.aborted) {
+          throw new UpstreamProblem(
+            504,
+            problem(504, `Reading every page of ${id} took longer than ${limits.allDeadlineMs} ms`),
           );
         }
-        const query = { ...(args.query as object), first: 200, ...(after ? { after } : {}) };
-        let page: Page<unknown>;
-        try {
-          page = (await call(id, { ...args, query, signal } as never)) as unknown as Page<unknown>;
-        } catch (err) {
-          if (deadline.aborted && !args.signal?.aborted) {
-            throw new UpstreamProblem(
-              504,
-              problem(504, `Reading every page of ${id} took longer than ${limits.allDeadlineMs} ms`),
-            );
-          }
-          throw err;
-        }
-        items.push(...page.items);
-        if (items.length > maxItems) {
-          throw badGateway(
-            `The Agent Platform API answered more than ${maxItems} items for ${id}; the console handles at most that many`,
-          );
-        }
-        after = nextCursor(page);
-        if (!after) return items;
-        if (seen.has(after)) {
-          throw badGateway(`The Agent Platform API repeated a cursor while paging ${id}; stopped reading`);
-        }
-        seen.add(after);
+        throw err;
       }
     },
   };

@@ -55,7 +55,7 @@ export function toAuditLogEntry(r: AuditRow): AuditLogEntry {
 
 interface ListInput {
   org_id?: string;
-  first?: number;
+  first: number;
   after?: string | null;
   time_after?: number;
   time_before?: number;
@@ -82,7 +82,7 @@ export function listAuditLogs(db: Db, q: ListInput) {
       { col: 'created_at', dir: q.order },
       { col: 'audit_log_id', dir: q.order },
     ],
-    first: q.first ?? 100,
+    first: q.first,
     after: q.after,
     // Counted on the first page only: it is what clients show ("of 24,000"), and counting a year of entries on
     // every page would double the cost of walking them.
@@ -132,7 +132,7 @@ export const auditLogsModule: SandboxModule = {
   },
   handlers: {
     'auditLogs.list': ({ query }, { db }) => listAuditLogs(db, query),
-    'auditLogs.listForOrganization': ({ params, query }, { db }) =>
+    'auditLogs.organization.list': ({ params, query }, { db }) =>
       listAuditLogs(db, { ...query, org_id: params.org_id }),
   },
 };

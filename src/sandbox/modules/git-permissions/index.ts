@@ -267,7 +267,7 @@ export const gitPermissionsModule: SandboxModule = {
         select: 'SELECT * FROM git_permissions',
         where: [['org_id = ?', params.org_id]],
         order: [{ col: 'seq', dir: 'asc' }],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: toPermission,
       }),
@@ -376,12 +376,12 @@ export const gitPermissionsModule: SandboxModule = {
           { col: 'created_at', dir: 'asc' },
           { col: 'git_connection_id', dir: 'asc' },
         ],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: toConnection,
       }),
 
-    'gitConnections.repositories': ({ params, query }, { db }) => {
+    'gitConnections.repositories.list': ({ params, query }, { db }) => {
       const exists = db.prepare('SELECT 1 FROM git_connections WHERE git_connection_id = ?').get(params.connection_id);
       if (!exists) throw notFound('Git connection', params.connection_id);
       const where: Array<[string, ...Array<string | number | null>]> = [
@@ -400,7 +400,7 @@ export const gitPermissionsModule: SandboxModule = {
           { col: 'repo_path', dir: 'asc' },
           { col: 'provider_repository_id', dir: 'asc' },
         ],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: toRepository,
       });

@@ -148,11 +148,11 @@ export const indexingModule: SandboxModule = {
         select: 'SELECT * FROM indexed_repositories',
         where: [['org_id = ?', params.org_id]],
         order: [{ col: 'repository_path', dir: 'asc' }],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: (r) => toRepository(db, r),
       }),
-    'indexing.bulkRemove': ({ params, body, principal }, ctx) => {
+    'indexing.remove': ({ params, body, principal }, ctx) => {
       const { db } = ctx;
       const paths = [...new Set(body.repository_paths)];
       const find = db.prepare('SELECT * FROM indexed_repositories WHERE org_id = ? AND repository_path = ?');

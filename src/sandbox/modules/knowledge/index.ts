@@ -68,7 +68,7 @@ interface ListFilters {
   pinned_repo?: string | null;
   access_type?: 'org' | 'enterprise' | null;
   after?: string | null;
-  first?: number;
+  first: number;
 }
 
 function listNotes(db: Db, scope: string, base: Array<[string, ...(string | number | null)[]]>, q: ListFilters) {
@@ -96,7 +96,7 @@ function listNotes(db: Db, scope: string, base: Array<[string, ...(string | numb
       { col: 'sort_name', dir: 'asc' },
       { col: 'note_id', dir: 'asc' },
     ],
-    first: q.first ?? 100,
+    first: q.first,
     after: q.after,
     map: toNote,
   });
@@ -314,25 +314,25 @@ export const knowledgeModule: SandboxModule = {
     });
   },
   handlers: {
-    'knowledge.listEnterprise': ({ query }, { db }) => listNotes(db, 'knowledge-notes', [], query),
-    'knowledge.listOrg': ({ params, query }, { db }) =>
+    'knowledge.enterprise.list': ({ query }, { db }) => listNotes(db, 'knowledge-notes', [], query),
+    'knowledge.list': ({ params, query }, { db }) =>
       listNotes(
         db,
         `knowledge-notes:${params.org_id}`,
         [["access_type = 'org'"], ['org_id = ?', params.org_id]],
         query,
       ),
-    'knowledge.createEnterprise': ({ body, principal }, ctx) => createNote(ctx, body, null, principal),
-    'knowledge.createOrg': ({ params, body, principal }, ctx) => createNote(ctx, body, params.org_id, principal),
-    'knowledge.getEnterprise': ({ params }, { db }) => toNote(getNote(db, params.note_id)),
-    'knowledge.getOrg': ({ params }, { db }) => toNote(getNote(db, params.note_id, params.org_id)),
-    'knowledge.updateEnterprise': ({ params, body, principal }, ctx) =>
+    'knowledge.enterprise.create': ({ body, principal }, ctx) => createNote(ctx, body, null, principal),
+    'knowledge.create': ({ params, body, principal }, ctx) => createNote(ctx, body, params.org_id, principal),
+    'knowledge.enterprise.get': ({ params }, { db }) => toNote(getNote(db, params.note_id)),
+    'knowledge.get': ({ params }, { db }) => toNote(getNote(db, params.note_id, params.org_id)),
+    'knowledge.enterprise.update': ({ params, body, principal }, ctx) =>
       updateNote(ctx, params.note_id, body, undefined, principal),
-    'knowledge.updateOrg': ({ params, body, principal }, ctx) =>
+    'knowledge.update': ({ params, body, principal }, ctx) =>
       updateNote(ctx, params.note_id, body, params.org_id, principal),
-    'knowledge.deleteEnterprise': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, undefined, principal),
-    'knowledge.deleteOrg': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, params.org_id, principal),
-    'knowledge.foldersEnterprise': (_input, { db }) => folderTree(db),
-    'knowledge.foldersOrg': ({ params }, { db }) => folderTree(db, params.org_id),
+    'knowledge.enterprise.delete': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, undefined, principal),
+    'knowledge.delete': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, params.org_id, principal),
+    'knowledge.enterprise.folders.list': (_input, { db }) => folderTree(db),
+    'knowledge.folders.list': ({ params }, { db }) => folderTree(db, params.org_id),
   },
 };

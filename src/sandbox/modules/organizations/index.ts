@@ -78,7 +78,7 @@ export const organizationsModule: SandboxModule = {
           { col: 'created_at', dir: 'asc' },
           { col: 'org_id', dir: 'asc' },
         ],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: toOrganization,
       }),

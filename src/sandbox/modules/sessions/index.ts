@@ -32,7 +32,7 @@ function listSessions(
   ctx: SandboxContext,
   scope: string,
   filters: SessionFilters,
-  first: number | undefined,
+  first: number,
   after: string | null | undefined,
 ) {
   advanceDue(ctx);
@@ -41,7 +41,7 @@ function listSessions(
     select: SESSION_SELECT,
     where: filterConditions(filters),
     order: ORDER,
-    first: first ?? 100,
+    first,
     after,
     map: toSession,
   });
@@ -265,7 +265,7 @@ export const sessionsModule: SandboxModule = {
         select: 'SELECT * FROM session_messages',
         where: [['session_id = ?', row.session_id]],
         order: [{ col: 'seq', dir: 'asc' }],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: (r: MessageRow) => toMessage(r),
       });

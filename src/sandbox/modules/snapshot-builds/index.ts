@@ -307,7 +307,7 @@ export const snapshotBuildsModule: SandboxModule = {
           { col: 'created_at', dir: 'desc' },
           { col: 'build_id', dir: 'desc' },
         ],
-        first: query.first ?? 100,
+        first: query.first,
         after: query.after,
         map: toBuild,
       });
