@@ -2,11 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, isLoopbackHost, loadConfig, type Config } from '../server/config';
+import { isLoopbackHost, type Config } from '../server/config';
 import { issueSignInLink } from '../server/console/sessions-store';
 import { openConsoleStore } from '../server/console/store';
 import { describeCredentials } from '../sandbox';
-import { startConsole } from './start';
+import { loadConfigOrExit, startConsole } from './start';
 import { createStaticHandler } from '../server/static';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,17 +35,7 @@ function buildIsStale(): boolean {
   return newest > built;
 }
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    console.error('See the configuration table in README.md.');
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 /** Mints a one-time sign-in link in the console's store (the running console accepts it) and answers its URL. */
 function newSignInLink(c: Config, base: string): string {

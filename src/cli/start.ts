@@ -1,7 +1,7 @@
 /** Starts the console: the embedded sandbox when no credential is configured, then the console server. */
 import { join } from 'node:path';
 import { createConsoleServer, type ConsoleServerOptions } from '../server/app';
-import type { Config } from '../server/config';
+import { ConfigError, loadConfig, type Config } from '../server/config';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox } from '../sandbox';
 
 export interface StartedConsole {
@@ -55,4 +55,16 @@ export async function startConsole(
       await sandbox?.stop();
     },
   };
+}
+
+/** The configuration, or the start refused with one line per problem (exit 1). */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    console.error('See the configuration table in README.md.');
+    process.exit(1);
+  }
 }

@@ -8,11 +8,10 @@ export class BodyTooLarge extends Error {
   }
 }
 
-export async function readTextCapped(req: Request, maxBytes: number): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) throw new BodyTooLarge(maxBytes);
-  if (!req.body) return '';
-  const reader = req.body.getReader();
+/** Reads a web stream as UTF-8 text, stopping (and cancelling it) past `maxBytes`. */
+export async function readStreamCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!stream) return '';
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -26,4 +25,14 @@ export async function readTextCapped(req: Request, maxBytes: number): Promise<st
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A request's or a response's body as text, refused at once when its declared length is over the limit. */
+export async function readTextCapped(message: Request | Response, maxBytes: number): Promise<string> {
+  const declared = Number(message.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await message.body?.cancel().catch(() => undefined);
+    throw new BodyTooLarge(maxBytes);
+  }
+  return readStreamCapped(message.body, maxBytes);
 }

@@ -12,6 +12,7 @@ import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../api/operations
 import { PAGE_SIZE } from '../../api/conventions';
 import { PagingLimitError, readAllPages, type Page } from '../../api/page';
 import { ProblemDetail, problem } from '../../api/problem';
+import { BodyTooLarge, readTextCapped } from '../../node/read-body';
 import type { Redactor } from '../redact';
 
 export interface UpstreamTarget {
@@ -71,28 +72,16 @@ export interface UpstreamClient {
 
 const badGateway = (detail: string) => new UpstreamProblem(502, problem(502, detail));
 
-/** Reads a body up to `max` bytes; past it, stops reading and throws. */
+/** Reads an answer up to `max` bytes; past it, stops reading and answers 502. */
 async function readCapped(res: Response, max: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw badGateway(`The Agent Platform API answered with more than ${max} bytes; the console reads at most that`);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
+  try {
+    return await readTextCapped(res, max);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
       throw badGateway(`The Agent Platform API answered with more than ${max} bytes; the console reads at most that`);
     }
-    chunks.push(value);
+    throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
