@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
+import { Route as GitConnectionsIndexRouteImport } from './routes/git-connections/index'
 import { Route as KnowledgeIndexRouteImport } from './routes/knowledge/index'
 import { Route as KnowledgeNewRouteImport } from './routes/knowledge/new'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
@@ -40,6 +41,11 @@ const IndexRoute = IndexRouteImport.update({
 const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
   id: '/audit-logs/',
   path: '/audit-logs/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GitConnectionsIndexRoute = GitConnectionsIndexRouteImport.update({
+  id: '/git-connections/',
+  path: '/git-connections/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const KnowledgeIndexRoute = KnowledgeIndexRouteImport.update({
@@ -156,6 +162,7 @@ export interface FileRoutesByFullPath {
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/git-connections/': typeof GitConnectionsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
   '/sessions/': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
@@ -179,6 +186,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs': typeof AuditLogsIndexRoute
+  '/git-connections': typeof GitConnectionsIndexRoute
   '/knowledge': typeof KnowledgeIndexRoute
   '/sessions': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
@@ -204,6 +212,7 @@ export interface FileRoutesById {
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/knowledge/new': typeof KnowledgeNewRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/git-connections/': typeof GitConnectionsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
   '/sessions/': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
@@ -230,6 +239,7 @@ export interface FileRouteTypes {
     | '/orgs/$orgId'
     | '/knowledge/new'
     | '/audit-logs/'
+    | '/git-connections/'
     | '/knowledge/'
     | '/sessions/'
     | '/knowledge/$noteId/edit'
@@ -253,6 +263,7 @@ export interface FileRouteTypes {
     | '/'
     | '/knowledge/new'
     | '/audit-logs'
+    | '/git-connections'
     | '/knowledge'
     | '/sessions'
     | '/knowledge/$noteId/edit'
@@ -277,6 +288,7 @@ export interface FileRouteTypes {
     | '/orgs/$orgId'
     | '/knowledge/new'
     | '/audit-logs/'
+    | '/git-connections/'
     | '/knowledge/'
     | '/sessions/'
     | '/knowledge/$noteId/edit'
@@ -302,6 +314,7 @@ export interface RootRouteChildren {
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
   KnowledgeNewRoute: typeof KnowledgeNewRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
+  GitConnectionsIndexRoute: typeof GitConnectionsIndexRoute
   KnowledgeIndexRoute: typeof KnowledgeIndexRoute
   SessionsIndexRoute: typeof SessionsIndexRoute
   KnowledgeNoteIdEditRoute: typeof KnowledgeNoteIdEditRoute
@@ -322,6 +335,13 @@ declare module '@tanstack/react-router' {
       path: '/audit-logs'
       fullPath: '/audit-logs/'
       preLoaderRoute: typeof AuditLogsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/git-connections/': {
+      id: '/git-connections/'
+      path: '/git-connections'
+      fullPath: '/git-connections/'
+      preLoaderRoute: typeof GitConnectionsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/knowledge/': {
@@ -512,6 +532,7 @@ const rootRouteChildren: RootRouteChildren = {
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
   KnowledgeNewRoute: KnowledgeNewRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
+  GitConnectionsIndexRoute: GitConnectionsIndexRoute,
   KnowledgeIndexRoute: KnowledgeIndexRoute,
   SessionsIndexRoute: SessionsIndexRoute,
   KnowledgeNoteIdEditRoute: KnowledgeNoteIdEditRoute,

@@ -8,6 +8,7 @@ export const ENTERPRISE_NAV = [
   { label: 'Organizations', exact: true, ...linkOptions({ to: '/' }) },
   { label: 'All sessions', exact: false, ...linkOptions({ to: '/sessions' }) },
   { label: 'Knowledge notes', exact: false, ...linkOptions({ to: '/knowledge' }) },
+  { label: 'Git connections', exact: false, ...linkOptions({ to: '/git-connections' }) },
   { label: 'Audit logs', exact: false, ...linkOptions({ to: '/audit-logs' }) },
 ];
 
