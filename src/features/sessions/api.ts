@@ -15,6 +15,8 @@ import type { SessionListFilters } from './filters';
 /** Rows per page of the sessions lists; messages per page of a thread. */
 export const SESSIONS_PAGE_SIZE = 100;
 export const MESSAGES_PAGE_SIZE = 50;
+/** Most pages of a thread read at once to show the newest message. */
+const THREAD_MAX_PAGES = 40;
 
 /** `orgId` for an organization's list, or `enterprise` for the list across organizations. */
 export type SessionScope = string;
@@ -149,7 +151,15 @@ export function useSendMessage(orgId: string, sessionId: string) {
       apiCall('sessions.messages.send', { params: { org_id: orgId, agent_id: sessionId }, body: { message } }),
     onSuccess: (session) => {
       apply(session);
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.messages(orgId, sessionId) });
+      // The thread reads oldest first, so the message just sent is on its last page: read up to it, so the
+      // admin sees what they sent however long the thread is (bounded).
+      void queryClient
+        .fetchInfiniteQuery({
+          ...messagesInfiniteQueryOptions(orgId, sessionId),
+          pages: THREAD_MAX_PAGES,
+          staleTime: 0,
+        })
+        .catch(() => undefined);
     },
   });
 }
