@@ -56,12 +56,17 @@ export const GitPermissionRevision = GitPermissionRevisionSummary.extend({
 });
 export type GitPermissionRevision = z.infer<typeof GitPermissionRevision>;
 
-const GitPermissionDiffSchema = z.object({
-  added: z.array(GitPermission),
-  removed: z.array(GitPermission),
-  changed: z.array(z.object({ key: z.string(), before: GitPermission, after: GitPermission })),
-  unchanged: z.number().int(),
-});
+/** A diff of two sets (see `diffGitPermissionSets`), of permissions of the given shape. */
+const diffOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    added: z.array(item),
+    removed: z.array(item),
+    changed: z.array(z.object({ key: z.string(), before: item, after: item })),
+    unchanged: z.number().int(),
+  });
+
+/** A permission as a request carried it (a conflict's base): no id or time needed. */
+const GitPermissionLike = GitPermission.partial({ git_permission_id: true });
 
 /** What a replace, clear, restore or toggle answers: the set after it, and the revision it made (if any). */
 export const ConsoleApplyResult = ConsoleGitPermissionSet.extend({
@@ -80,7 +85,7 @@ export type GitRevisionPage = z.infer<typeof GitRevisionPage>;
 export const GitRevisionDiff = z.looseObject({
   from: GitPermissionRevisionSummary,
   to: GitPermissionRevisionSummary,
-  diff: GitPermissionDiffSchema,
+  diff: diffOf(GitPermission),
 });
 export type GitRevisionDiff = z.infer<typeof GitRevisionDiff>;
 
@@ -95,7 +100,8 @@ export const GitPermissionConflict = z.looseObject({
   base_version: z.string(),
   current_version: z.string(),
   current: z.array(GitPermission),
-  changes: GitPermissionDiffSchema.nullable(),
+  /** base → current: removed and changed items are as the request's base carried them. */
+  changes: diffOf(GitPermissionLike).nullable(),
 });
 export type GitPermissionConflict = z.infer<typeof GitPermissionConflict>;
 

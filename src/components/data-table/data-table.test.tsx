@@ -40,7 +40,7 @@ function queryOf(pages: Item[][], extra: Partial<InfiniteRowsQuery<Item>> = {}):
   };
 }
 
-const bodyRows = () => screen.getAllByRole('row').filter((r) => r.closest('tbody'));
+const bodyRows = () => screen.getAllByRole('row').filter((r) => r.hasAttribute('data-index'));
 const names = () => bodyRows().map((r) => within(r).getAllByRole('cell').at(-4)?.textContent);
 const checkbox = (name: string) => screen.getByRole('checkbox', { name: `Select ${name}` });
 
@@ -55,13 +55,13 @@ function stub<K extends keyof HTMLElement>(key: K, get: (this: HTMLElement) => u
 
 beforeAll(() => {
   stub('clientHeight', function () {
-    return this.tagName === 'TABLE' ? 400 : 0;
+    return this.getAttribute('role') === 'table' ? 400 : 0;
   });
   stub('clientWidth', function () {
-    return this.tagName === 'TABLE' ? 800 : 0;
+    return this.getAttribute('role') === 'table' ? 800 : 0;
   });
   stub('offsetHeight', function () {
-    return this.tagName === 'TR' ? 40 : 0;
+    return this.getAttribute('role') === 'row' ? 40 : 0;
   });
   Element.prototype.hasPointerCapture ??= () => false;
   Element.prototype.releasePointerCapture ??= () => {};

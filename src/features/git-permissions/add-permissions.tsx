@@ -1,22 +1,34 @@
 /**
  * Adding rows to the bulk editor: a repository picker that searches the chosen connection's repositories by
- * name, or a group / path prefix typed in. What is added is checked with the contract's rules first.
+ * name, or a group / path prefix typed in. It is a form-kit form over the contract's own bulk-add request
+ * (one item), so what is typed is checked with the contract's rules, on the field, before it is added.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
 import {
+  GIT_MATCHER_MAX_LENGTH,
   gitPermissionKey,
   type GitConnection,
   type GitPermissionInput,
   type MatcherField,
 } from '@/api/git-permissions/resources';
-import { validateGitPermissionSet } from '@/api/git-permissions/rules';
+import { GitPermissionBulkCreateRequest, validateGitPermissionSet } from '@/api/git-permissions/rules';
+import { normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/field';
+import { CheckboxField, Form, SelectField, SubmitButton, TextField } from '@/components/form';
 import { ProblemView } from '@/components/problem-view';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
 import { gitRepositoriesQueryOptions } from './api';
 import { PROVIDER_LABELS } from './shared';
+
+type AddValues = z.input<typeof GitPermissionBulkCreateRequest>;
+
+const CONNECTION = 'permissions.0.git_connection_id';
+const READ_ONLY = 'permissions.0.read_only';
+const matcherName = (field: MatcherField) => `permissions.0.${field}` as const;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -48,6 +60,18 @@ const MODES: Array<{ field: MatcherField; label: string; hint: string; placehold
   },
 ];
 
+/** What is typed is sent without the spaces around it. */
+function toBody(values: AddValues): AddValues {
+  return {
+    permissions: values.permissions.map((p) => ({
+      ...p,
+      repo_path: p.repo_path?.trim(),
+      prefix_path: p.prefix_path?.trim(),
+      group_prefix: p.group_prefix?.trim(),
+    })),
+  };
+}
+
 export function AddPermissions({
   connections,
   existingKeys,
@@ -57,161 +81,216 @@ export function AddPermissions({
   existingKeys: ReadonlySet<string>;
   onAdd: (items: GitPermissionInput[]) => void;
 }) {
-  const [connectionId, setConnectionId] = useState('');
   const [mode, setMode] = useState<MatcherField>('repo_path');
-  const [search, setSearch] = useState('');
-  const [text, setText] = useState('');
-  const [readOnly, setReadOnly] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const debounced = useDebounced(search.trim(), 250);
-  const connection = connectionId || connections[0]?.git_connection_id || '';
-  const repos = useQuery({
-    ...gitRepositoriesQueryOptions(connection, debounced),
-    enabled: connection !== '' && mode === 'repo_path',
-  });
+  const current = MODES.find((m) => m.field === mode)!;
+  const connectionOptions = connections.map((c) => ({
+    value: c.git_connection_id,
+    label: `${c.name ?? c.host} — ${PROVIDER_LABELS[c.git_provider_type] ?? c.git_provider_type}`,
+  }));
 
-  const add = (item: GitPermissionInput) => {
-    const errors = validateGitPermissionSet([item], { loc: [] });
-    if (errors.length) {
-      setError(errors.map((e) => e.msg).join('; '));
-      return false;
-    }
+  const defaultValues: AddValues = {
+    permissions: [
+      {
+        git_connection_id: connections[0]?.git_connection_id ?? '',
+        repo_path: '',
+        prefix_path: '',
+        group_prefix: '',
+        read_only: false,
+      },
+    ],
+  };
+  const submit = (body: AddValues, form: UseFormReturn<AddValues>) => {
+    const item = normalizeGitPermission(body.permissions[0]!);
     if (existingKeys.has(gitPermissionKey(item))) {
-      setError('This permission is already in the draft');
-      return false;
+      form.setError(matcherName(mode), { type: 'duplicate', message: 'This permission is already in the draft' });
+      return;
     }
-    setError(null);
     onAdd([item]);
-    return true;
+    form.setValue(matcherName(mode), '');
   };
 
-  const current = MODES.find((m) => m.field === mode)!;
   return (
     <section aria-label="Add permissions" className="flex flex-col gap-3 rounded-lg border border-line bg-surface p-3">
       <h2 className="text-sm font-semibold">Add permissions</h2>
-      <div className="flex flex-wrap items-end gap-3">
-        <Field label="Connection" className="w-64 max-w-full">
-          <select className={inputClass} value={connection} onChange={(e) => setConnectionId(e.target.value)}>
-            {connections.map((c) => (
-              <option key={c.git_connection_id} value={c.git_connection_id}>
-                {c.name ?? c.host} — {PROVIDER_LABELS[c.git_provider_type] ?? c.git_provider_type}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <fieldset className="flex flex-col gap-1">
-          <legend className="mb-1 text-sm font-medium">Match by</legend>
-          <div className="flex gap-1" role="radiogroup" aria-label="Match by">
-            {MODES.map((m) => (
-              <label
-                key={m.field}
-                className={`cursor-pointer rounded-md border px-2.5 py-1.5 text-sm ${mode === m.field ? 'border-accent bg-accent/10 text-accent' : 'border-line'}`}
-              >
-                <input
-                  type="radio"
-                  className="sr-only"
-                  name="add-mode"
-                  checked={mode === m.field}
-                  onChange={() => {
-                    setMode(m.field);
-                    setError(null);
-                  }}
+      <Form
+        schema={GitPermissionBulkCreateRequest}
+        defaultValues={defaultValues}
+        toBody={toBody}
+        onSubmit={submit}
+        className="gap-3"
+      >
+        {(form) => (
+          <>
+            <div className="flex flex-wrap items-end gap-3">
+              <SelectField
+                name={CONNECTION}
+                label="Connection"
+                options={connectionOptions}
+                className="w-64 max-w-full"
+              />
+              <fieldset className="flex flex-col gap-1">
+                <legend className="mb-1 text-sm font-medium">Match by</legend>
+                <div className="flex gap-1" role="radiogroup" aria-label="Match by">
+                  {MODES.map((m) => (
+                    <label
+                      key={m.field}
+                      className={`cursor-pointer rounded-md border px-2.5 py-1.5 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent ${mode === m.field ? 'border-accent bg-accent/10 text-accent' : 'border-line'}`}
+                    >
+                      <input
+                        type="radio"
+                        className="sr-only"
+                        name="add-mode"
+                        checked={mode === m.field}
+                        onChange={() => {
+                          // What was typed for a group carries over to a path prefix, and back.
+                          const typed = mode === 'repo_path' ? '' : (form.getValues(matcherName(mode)) ?? '');
+                          form.clearErrors();
+                          form.setValue(matcherName(mode), '');
+                          if (m.field !== 'repo_path') form.setValue(matcherName(m.field), typed);
+                          setMode(m.field);
+                        }}
+                      />
+                      {m.label}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              <CheckboxField name={READ_ONLY} label="Add as read-only" className="h-9 items-center" />
+            </div>
+            {mode === 'repo_path' ? (
+              <RepositoryPicker hint={current.hint} existingKeys={existingKeys} onAdd={onAdd} />
+            ) : (
+              <div className="flex flex-wrap items-start gap-2">
+                <TextField
+                  key={mode}
+                  name={matcherName(mode)}
+                  label={current.label}
+                  description={current.hint}
+                  placeholder={current.placeholder}
+                  limit={GIT_MATCHER_MAX_LENGTH}
+                  countWhenEmpty={false}
+                  autoComplete="off"
+                  className="w-96 max-w-full"
                 />
-                {m.label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        <label className="flex h-9 items-center gap-2 text-sm">
-          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Add as read-only
+                <AddButton field={mode} label={`Add ${current.label.toLowerCase()}`} />
+              </div>
+            )}
+          </>
+        )}
+      </Form>
+    </section>
+  );
+}
+
+/** Adds what is typed; nothing to add while the box is empty (so Enter in it does nothing either). */
+function AddButton({ field, label }: { field: MatcherField; label: string }) {
+  const typed = useWatch<AddValues>({ name: matcherName(field) });
+  return (
+    <SubmitButton className="mt-6" disabled={typeof typed !== 'string' || typed.trim() === ''}>
+      {label}
+    </SubmitButton>
+  );
+}
+
+function RepositoryPicker({
+  hint,
+  existingKeys,
+  onAdd,
+}: {
+  hint: string;
+  existingKeys: ReadonlySet<string>;
+  onAdd: (items: GitPermissionInput[]) => void;
+}) {
+  const { control } = useFormContext<AddValues>();
+  const connection = useWatch({ control, name: CONNECTION });
+  const readOnly = useWatch({ control, name: READ_ONLY }) === true;
+  const [search, setSearch] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const searchId = useId();
+  const hintId = useId();
+  const debounced = useDebounced(search.trim(), 250);
+  const repos = useQuery(gitRepositoriesQueryOptions(connection, debounced));
+
+  const add = (item: GitPermissionInput) => {
+    const errors = validateGitPermissionSet([item], { loc: [] });
+    if (errors.length) return setError(errors.map((e) => e.msg).join('; '));
+    if (existingKeys.has(gitPermissionKey(item))) return setError('This permission is already in the draft');
+    setError(null);
+    onAdd([item]);
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-col gap-1">
+        <label htmlFor={searchId} className="text-sm font-medium">
+          Search repositories
         </label>
-      </div>
-      {mode === 'repo_path' ? (
-        <div className="flex flex-col gap-2">
-          <Field label="Search repositories" hint={current.hint}>
-            <input
-              className={inputClass}
-              type="search"
-              placeholder={current.placeholder}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              maxLength={200}
-            />
-          </Field>
-          {repos.error ? (
-            <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
-          ) : (
-            <ul
-              role="listbox"
-              aria-label="Repositories"
-              className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line"
-            >
-              {repos.isPending && <li className="px-3 py-2 text-sm text-muted">Searching…</li>}
-              {repos.data?.items.length === 0 && (
-                <li className="px-3 py-2 text-sm text-muted">No repository matches “{debounced}”.</li>
-              )}
-              {repos.data?.items.map((r) => {
-                const item = { git_connection_id: r.git_connection_id, repo_path: r.repo_path, read_only: readOnly };
-                const already = existingKeys.has(gitPermissionKey(item));
-                return (
-                  <li
-                    key={r.provider_repository_id}
-                    role="option"
-                    aria-selected={already}
-                    className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm"
-                  >
-                    <span className="min-w-0">
-                      <span className="font-mono text-xs break-all">{r.repo_path}</span>
-                      {r.repo_language ? <span className="ml-2 text-xs text-muted">{r.repo_language}</span> : null}
-                    </span>
-                    {already ? (
-                      <Badge>In draft</Badge>
-                    ) : (
-                      <Button size="sm" aria-label={`Add ${r.repo_path}`} onClick={() => add(item)}>
-                        Add
-                      </Button>
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-          {repos.data?.has_next_page ? (
-            <p className="text-xs text-muted">
-              Showing the first {repos.data.items.length} matches{repos.data.total ? ` of ${repos.data.total}` : ''};
-              type more of the name to narrow.
-            </p>
-          ) : null}
-        </div>
-      ) : (
-        <form
-          className="flex flex-wrap items-start gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (add({ git_connection_id: connection, [mode]: text.trim(), read_only: readOnly })) setText('');
+        <Input
+          id={searchId}
+          type="search"
+          aria-describedby={hintId}
+          placeholder="Search repositories"
+          value={search}
+          maxLength={200}
+          onChange={(e) => setSearch(e.target.value)}
+          // A search box, not the form's submit: Enter must not send the form.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault();
           }}
+        />
+        <p id={hintId} className="text-xs text-muted">
+          {hint}
+        </p>
+      </div>
+      {repos.error ? (
+        <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
+      ) : (
+        <ul
+          role="listbox"
+          aria-label="Repositories"
+          className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line"
         >
-          <Field label={current.label} hint={current.hint} error={error ?? undefined} className="w-96 max-w-full">
-            <input
-              className={inputClass}
-              placeholder={current.placeholder}
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                setError(null);
-              }}
-            />
-          </Field>
-          <Button type="submit" variant="primary" className="mt-6">
-            Add {current.label.toLowerCase()}
-          </Button>
-        </form>
+          {repos.isPending && <li className="px-3 py-2 text-sm text-muted">Searching…</li>}
+          {repos.data?.items.length === 0 && (
+            <li className="px-3 py-2 text-sm text-muted">No repository matches “{debounced}”.</li>
+          )}
+          {repos.data?.items.map((r) => {
+            const item = { git_connection_id: r.git_connection_id, repo_path: r.repo_path, read_only: readOnly };
+            const already = existingKeys.has(gitPermissionKey(item));
+            return (
+              <li
+                key={r.provider_repository_id}
+                role="option"
+                aria-selected={already}
+                className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm"
+              >
+                <span className="min-w-0">
+                  <span className="font-mono text-xs break-all">{r.repo_path}</span>
+                  {r.repo_language ? <span className="ml-2 text-xs text-muted">{r.repo_language}</span> : null}
+                </span>
+                {already ? (
+                  <Badge>In draft</Badge>
+                ) : (
+                  <Button size="sm" aria-label={`Add ${r.repo_path}`} onClick={() => add(item)}>
+                    Add
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
       )}
-      {mode === 'repo_path' && error ? (
+      {repos.data?.has_next_page ? (
+        <p className="text-xs text-muted">
+          Showing the first {repos.data.items.length} matches{repos.data.total ? ` of ${repos.data.total}` : ''}; type
+          more of the name to narrow.
+        </p>
+      ) : null}
+      {error ? (
         <p role="alert" className="text-xs font-medium text-danger">
           {error}
         </p>
       ) : null}
-    </section>
+    </div>
   );
 }

@@ -10,14 +10,23 @@ import {
   useQueryClient,
   type InfiniteData,
 } from '@tanstack/react-query';
-import { GIT_REVISIONS_PAGE_SIZE } from '@/api/console/git-permissions';
-import type { GitPermissionBase } from '@/api/git-permissions/rules';
-import type { ConsoleGitPermissionSet } from '@/api/console/git-permissions';
-import type { GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
-import { GIT_REPOSITORIES_PAGE_MAX } from '@/api/git-permissions/resources';
-import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
+import { useCallback, useState } from 'react';
+import {
+  GIT_REVISIONS_PAGE_SIZE,
+  GitPermissionConflict,
+  type ConsoleApplyResult,
+  type ConsoleGitPermissionSet,
+} from '@/api/console/git-permissions';
+import {
+  GIT_REPOSITORIES_PAGE_MAX,
+  MATCHER_FIELDS,
+  type GitPermission,
+  type GitPermissionInput,
+} from '@/api/git-permissions/resources';
+import { gitPermissionSetVersion, normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import { PAGE_SIZE } from '@/api/conventions';
 import { nextCursor, readAllPages, type Page } from '@/api/page';
+import { applyServerErrors } from '@/components/form/server-errors';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 
@@ -30,6 +39,8 @@ export const gitPermissionKeys = {
   revisions: (orgId: string) => [...gitPermissionKeys.org(orgId), 'revisions'] as const,
   /** The mutation key of the read-only toggles (not a query). */
   toggleReadOnly: (orgId: string) => [...gitPermissionKeys.org(orgId), 'toggle-read-only'] as const,
+  /** The mutation key of replace, clear and restore (not a query). */
+  change: (orgId: string) => [...gitPermissionKeys.org(orgId), 'change'] as const,
   revision: (orgId: string, id: number) => [...gitPermissionKeys.revisions(orgId), 'detail', id] as const,
   revisionDiff: (orgId: string, from: number, to: number) =>
     [...gitPermissionKeys.revisions(orgId), 'diff', from, to] as const,
@@ -131,43 +142,120 @@ export const gitRevisionDiffQueryOptions = (orgId: string, from: number, to: num
     staleTime: 60_000,
   });
 
-export type BaseSet = GitPermissionBase & { base: NonNullable<GitPermissionBase['base']> };
+/** A change the console applies with its conflict check: a replace, a clear, or restoring a revision's set. */
+export type GitPermissionChange =
+  | { action: 'replace'; permissions: GitPermissionInput[]; allow_per_item?: boolean }
+  | { action: 'clear' }
+  | { action: 'restore'; revisionId: number; set: 'previous' | 'result'; allow_per_item?: boolean };
 
-function useInvalidateOrg(orgId: string) {
+/** The set a change was made on: its version token and its items (so a 409 can say what changed since). */
+export interface GitPermissionChangeBase {
+  version: string;
+  items: readonly GitPermissionInput[];
+}
+
+/**
+ * How a change ended: applied; refused because the set changed meanwhile (the 409 body: the set as it is now
+ * and what changed since the base); refused as invalid with errors on the items they name (`permissions.17.
+ * repo_path`, or `permissions.17` for the item as a whole) and the rest in `error`, for the form-level alert
+ * (null when every error found its item); or failed otherwise.
+ */
+export type GitPermissionChangeOutcome =
+  | { status: 'done'; result: ConsoleApplyResult }
+  | { status: 'conflict'; conflict: GitPermissionConflictBody; error: unknown }
+  | { status: 'invalid'; fieldErrors: ReadonlyMap<string, string[]>; error: unknown }
+  | { status: 'failed'; error: unknown };
+
+/** A 409's body (the contract's `GitPermissionConflict`): the set as it is now, its version, what changed. */
+export type GitPermissionConflictBody = GitPermissionConflict;
+
+export function conflictBodyOf(problem: unknown): GitPermissionConflictBody | null {
+  const r = GitPermissionConflict.safeParse(problem);
+  return r.success ? r.data : null;
+}
+
+const ITEM_FIELDS: ReadonlySet<string> = new Set(['git_connection_id', ...MATCHER_FIELDS, 'read_only']);
+
+/**
+ * Where a 422 error of a change shows: an item's field (`permissions.3.repo_path`), the item as a whole
+ * (`permissions.3`), or nowhere (null: the form-level alert), given how many items the change sent.
+ */
+export function changeFieldOf(path: string, itemCount: number): string | null {
+  const m = /^permissions\.(\d+)(?:\.([^.]+))?/.exec(path);
+  if (!m || Number(m[1]) >= itemCount) return null;
+  return m[2] !== undefined && ITEM_FIELDS.has(m[2]) ? `permissions.${m[1]}.${m[2]}` : `permissions.${m[1]}`;
+}
+
+/** What a failed change means for the screen: a conflict, errors on the items (through the form kit), or a failure. */
+export function changeOutcomeOf(error: unknown, itemCount: number): GitPermissionChangeOutcome {
+  if (isApiError(error) && error.status === 409) {
+    const conflict = conflictBodyOf(error.problem);
+    if (conflict) return { status: 'conflict', conflict, error };
+  }
+  const fieldErrors = new Map<string, string[]>();
+  const rest = applyServerErrors(
+    error,
+    (name, e) => fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), e.message ?? '']),
+    (path) => changeFieldOf(path, itemCount),
+  );
+  return fieldErrors.size > 0 ? { status: 'invalid', fieldErrors, error: rest } : { status: 'failed', error: rest };
+}
+
+function sendChange(orgId: string, change: GitPermissionChange, base: GitPermissionChangeBase) {
+  const baseBody = { base_version: base.version, base: base.items.map(normalizeGitPermission) };
+  switch (change.action) {
+    case 'replace':
+      return apiCall('console.gitPermissions.replace', {
+        params: { org_id: orgId },
+        body: { ...baseBody, permissions: change.permissions, allow_per_item: change.allow_per_item },
+      });
+    case 'clear':
+      return apiCall('console.gitPermissions.clear', { params: { org_id: orgId }, body: baseBody });
+    case 'restore':
+      return apiCall('console.gitPermissions.revisions.restore', {
+        params: { org_id: orgId, revision_id: String(change.revisionId) },
+        body: { ...baseBody, set: change.set, allow_per_item: change.allow_per_item },
+      });
+  }
+}
+
+/**
+ * The one way the screens change an organization's set (the bulk editor, clear-all, history restore): the
+ * change is sent with the version and the items of the set it was made on, and `apply` resolves to its
+ * outcome, never rejects. `outcome` is the last one; `formError` what a form-level alert shows (a failure, or
+ * the 422 errors no item shows), never the conflict.
+ */
+export function useApplyGitPermissionChange(orgId: string) {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: gitPermissionKeys.org(orgId) });
-}
-
-export function useReplaceGitPermissions(orgId: string) {
-  const invalidate = useInvalidateOrg(orgId);
-  return useMutation({
-    mutationFn: (body: BaseSet & { permissions: GitPermissionInput[]; allow_per_item?: boolean }) =>
-      apiCall('console.gitPermissions.replace', { params: { org_id: orgId }, body }),
-    onSettled: invalidate,
+  const mutation = useMutation({
+    mutationKey: gitPermissionKeys.change(orgId),
+    mutationFn: ({ change, base }: { change: GitPermissionChange; base: GitPermissionChangeBase }) =>
+      sendChange(orgId, change, base),
+    // Whatever happened, the set may differ from what the screens hold: read it again.
+    onSettled: () => qc.invalidateQueries({ queryKey: gitPermissionKeys.org(orgId) }),
   });
-}
-
-export function useClearGitPermissions(orgId: string) {
-  const invalidate = useInvalidateOrg(orgId);
-  return useMutation({
-    mutationFn: (body: BaseSet) => apiCall('console.gitPermissions.clear', { params: { org_id: orgId }, body }),
-    onSettled: invalidate,
-  });
-}
-
-export function useRestoreGitRevision(orgId: string) {
-  const invalidate = useInvalidateOrg(orgId);
-  return useMutation({
-    mutationFn: ({
-      revisionId,
-      ...body
-    }: BaseSet & { revisionId: number; set: 'previous' | 'result'; allow_per_item?: boolean }) =>
-      apiCall('console.gitPermissions.revisions.restore', {
-        params: { org_id: orgId, revision_id: String(revisionId) },
-        body,
-      }),
-    onSettled: invalidate,
-  });
+  const [outcome, setOutcome] = useState<GitPermissionChangeOutcome | null>(null);
+  const { mutateAsync, reset: resetMutation } = mutation;
+  const apply = useCallback(
+    async (change: GitPermissionChange, base: GitPermissionChangeBase): Promise<GitPermissionChangeOutcome> => {
+      setOutcome(null);
+      let next: GitPermissionChangeOutcome;
+      try {
+        next = { status: 'done', result: await mutateAsync({ change, base }) };
+      } catch (error) {
+        next = changeOutcomeOf(error, change.action === 'replace' ? change.permissions.length : 0);
+      }
+      setOutcome(next);
+      return next;
+    },
+    [mutateAsync],
+  );
+  const reset = useCallback(() => {
+    resetMutation();
+    setOutcome(null);
+  }, [resetMutation]);
+  const formError = outcome?.status === 'failed' || outcome?.status === 'invalid' ? (outcome.error ?? null) : null;
+  return { apply, reset, outcome, formError, isPending: mutation.isPending };
 }
 
 export type PermissionPages = InfiniteData<Page<GitPermission>, string | undefined>;

@@ -1,31 +1,32 @@
 /**
  * The history of git-permission changes made through the console: list the revisions, view one (the set
- * before and after, and its diff), diff two, and restore one — a replace with the same conflict check.
+ * before and after, and its diff), diff two, and restore one — a change with the same conflict check as the
+ * bulk editor's (the apply hook in api.ts).
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import type { GitPermission } from '@/api/git-permissions/resources';
 import { diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permissions/set-diff';
-import { type GitPermission } from '@/api/git-permissions/resources';
-import { type GitPermissionRevisionSummary } from '@/api/console/git-permissions';
+import type { GitPermissionRevisionSummary } from '@/api/console/git-permissions';
 import { Badge, type Tone } from '@/components/badge';
-import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { CursorList, cursorListState } from '@/components/cursor-list';
-import { Field, inputClass } from '@/components/field';
+import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
+import { Button, buttonClass } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Select } from '@/components/ui/select';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatNumber } from '@/lib/format';
 import {
   gitPermissionSetQueryOptions,
   gitRevisionDiffQueryOptions,
   gitRevisionQueryOptions,
   gitRevisionsInfiniteQueryOptions,
-  useRestoreGitRevision,
+  useApplyGitPermissionChange,
 } from './api';
-import type { ConsoleApplyResult } from '@/api/console/git-permissions';
-import { conflictOf, connectionLabel, DiffView, MatcherText, useConnections, type ConflictBody } from './shared';
+import { BackToList, connectionLabel, DiffView, MatcherText, useConnections } from './shared';
 
 const STATUS_TONE: Record<string, Tone> = { applied: 'success', failed: 'danger', partial: 'warn', applying: 'info' };
 const ACTION_LABEL: Record<string, string> = {
@@ -43,8 +44,9 @@ function RevisionStatus({ r }: { r: GitPermissionRevisionSummary }) {
   );
 }
 
-function counts(r: GitPermissionRevisionSummary) {
-  return `+${r.added} −${r.removed} ~${r.changed}`;
+function useConnectionName() {
+  const { byId } = useConnections();
+  return (id: string) => connectionLabel(byId.get(id), id);
 }
 
 /** Restores one side of a revision, from the current set, with the conflict check. */
@@ -63,27 +65,16 @@ function RestoreButton({
 }) {
   const [open, setOpen] = useState(false);
   const current = useQuery({ ...gitPermissionSetQueryOptions(orgId), enabled: open });
-  const restore = useRestoreGitRevision(orgId);
-  const [done, setDone] = useState<ConsoleApplyResult | null>(null);
-  const [conflict, setConflict] = useState<ConflictBody | null>(null);
-  const { byId } = useConnections();
+  const restore = useApplyGitPermissionChange(orgId);
+  const connectionName = useConnectionName();
   const count = set === 'previous' ? revision.previous_count : revision.result_count;
+  const outcome = restore.outcome;
+  const done = outcome?.status === 'done' ? outcome.result : null;
+  const conflict = outcome?.status === 'conflict' ? outcome.conflict : null;
   const run = (base: { version: string; items: GitPermission[] }) =>
-    restore.mutate(
-      {
-        revisionId: revision.revision_id,
-        set,
-        base_version: base.version,
-        base: base.items.map(normalizeGitPermission),
-        allow_per_item: (count ?? 0) > 200,
-      },
-      {
-        onSuccess: (r) => {
-          setDone(r);
-          setConflict(null);
-        },
-        onError: (e) => setConflict(conflictOf(e)),
-      },
+    void restore.apply(
+      { action: 'restore', revisionId: revision.revision_id, set, allow_per_item: (count ?? 0) > 200 },
+      base,
     );
   return (
     <>
@@ -94,11 +85,7 @@ function RestoreButton({
         open={open}
         onOpenChange={(o) => {
           setOpen(o);
-          if (!o) {
-            restore.reset();
-            setDone(null);
-            setConflict(null);
-          }
+          if (!o) restore.reset();
         }}
         title={
           done
@@ -140,14 +127,12 @@ function RestoreButton({
             <p className="text-sm font-semibold text-warn">
               The set changed since it was read; nothing was restored. What changed meanwhile:
             </p>
-            {conflict.changes ? (
-              <DiffView diff={conflict.changes} connectionName={(id) => connectionLabel(byId.get(id), id)} />
-            ) : null}
+            {conflict.changes ? <DiffView diff={conflict.changes} connectionName={connectionName} /> : null}
           </div>
         )}
-        {restore.error && !conflict ? (
+        {restore.formError ? (
           <div className="mt-3">
-            <ProblemView compact error={restore.error} />
+            <ProblemView compact error={restore.formError} />
           </div>
         ) : null}
       </ConfirmDialog>
@@ -155,13 +140,77 @@ function RestoreButton({
   );
 }
 
+const revisionCol = columnHelper<GitPermissionRevisionSummary>();
+
+function revisionColumns(orgId: string) {
+  return revisionCol.columns([
+    revisionCol.accessor('revision_id', {
+      header: '#',
+      enableHiding: false,
+      meta: { width: '4rem', className: 'font-mono text-xs' },
+      cell: ({ getValue }) => `#${getValue()}`,
+    }),
+    revisionCol.accessor('action', {
+      header: 'Change',
+      meta: { width: 'minmax(7rem,1fr)' },
+      cell: ({ row: { original: r } }) => (
+        <>
+          {ACTION_LABEL[r.action] ?? r.action}
+          {r.restored_from !== null ? <span className="block text-xs text-muted">from #{r.restored_from}</span> : null}
+          {r.method === 'per_item' ? <span className="block text-xs text-muted">per item</span> : null}
+        </>
+      ),
+    }),
+    revisionCol.accessor('created_at', {
+      header: 'When',
+      meta: { width: 'minmax(8rem,1fr)', className: 'text-xs' },
+      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+    }),
+    revisionCol.display({
+      id: 'permissions',
+      header: 'Permissions',
+      meta: { width: 'minmax(9rem,1fr)', className: 'text-xs' },
+      cell: ({ row: { original: r } }) => (
+        <>
+          {formatNumber(r.previous_count)} → {r.result_count !== null ? formatNumber(r.result_count) : '?'}{' '}
+          <span className="text-muted">
+            (+{r.added} −{r.removed} ~{r.changed})
+          </span>
+        </>
+      ),
+    }),
+    revisionCol.accessor('status', {
+      header: 'Status',
+      meta: { width: 'minmax(7rem,0.8fr)' },
+      cell: ({ row }) => <RevisionStatus r={row.original} />,
+    }),
+    revisionCol.display({
+      id: 'actions',
+      header: 'Actions',
+      enableHiding: false,
+      meta: { width: 'minmax(16rem,2fr)', className: 'flex flex-wrap gap-1.5' },
+      cell: ({ row: { original: r } }) => (
+        <>
+          <Link
+            to="/orgs/$orgId/git-permissions/history/$revisionId"
+            params={{ orgId, revisionId: String(r.revision_id) }}
+            className={buttonClass({ size: 'sm' })}
+            aria-label={`View revision #${r.revision_id}`}
+            data-row-link
+          >
+            View
+          </Link>
+          <RestoreButton orgId={orgId} revision={r} set="previous" label="Restore previous set" />
+        </>
+      ),
+    }),
+  ]);
+}
+
 export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?: number; to?: number }) {
-  const navigate = useNavigate({ from: '/orgs/$orgId/git-permissions/history/' });
   const query = useInfiniteQuery(gitRevisionsInfiniteQueryOptions(orgId));
   const revisions = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const [pickFrom, setPickFrom] = useState<string>(from !== undefined ? String(from) : '');
-  const [pickTo, setPickTo] = useState<string>(to !== undefined ? String(to) : '');
-  const compare = from !== undefined && to !== undefined;
+  const columns = useMemo(() => revisionColumns(orgId), [orgId]);
   return (
     <>
       <PageHeader
@@ -169,116 +218,79 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
         description={
           <>
             Every replace, clear and restore made through the console, with the complete set before it.{' '}
-            <Link
-              to="/orgs/$orgId/git-permissions"
-              params={{ orgId }}
-              search={{}}
-              className="text-accent hover:underline"
-            >
-              Back to the list
-            </Link>
+            <BackToList orgId={orgId} />
           </>
         }
       />
-      {revisions.length >= 2 && (
-        <form
-          className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-line bg-surface p-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (pickFrom && pickTo) void navigate({ search: { from: Number(pickFrom), to: Number(pickTo) } });
-          }}
-        >
-          <Field label="From revision" className="w-56">
-            <select className={inputClass} value={pickFrom} onChange={(e) => setPickFrom(e.target.value)}>
-              <option value="">Choose…</option>
-              {revisions.map((r) => (
-                <option key={r.revision_id} value={r.revision_id}>
-                  #{r.revision_id} {ACTION_LABEL[r.action]} ({r.result_count ?? r.previous_count})
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="To revision" className="w-56">
-            <select className={inputClass} value={pickTo} onChange={(e) => setPickTo(e.target.value)}>
-              <option value="">Choose…</option>
-              {revisions.map((r) => (
-                <option key={r.revision_id} value={r.revision_id}>
-                  #{r.revision_id} {ACTION_LABEL[r.action]} ({r.result_count ?? r.previous_count})
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Button type="submit" disabled={!pickFrom || !pickTo}>
-            Compare
-          </Button>
-          <p className="w-full text-xs text-muted">Each revision stands for the set it produced.</p>
-        </form>
-      )}
-      {compare && <RevisionDiff orgId={orgId} from={from} to={to} />}
-      <CursorList
-        ariaLabel="Revisions"
-        items={revisions}
-        total={query.data?.pages[0]?.total}
-        getKey={(r) => String(r.revision_id)}
-        columns="4rem minmax(7rem,1fr) minmax(8rem,1fr) minmax(9rem,1fr) minmax(7rem,0.8fr) minmax(16rem,2fr)"
+      {revisions.length >= 2 && <CompareForm revisions={revisions} from={from} to={to} />}
+      {from !== undefined && to !== undefined && <RevisionDiff orgId={orgId} from={from} to={to} />}
+      <DataTable
+        label="Revisions"
+        tableId="git-permission-revisions"
+        columns={columns}
+        query={query}
+        getRowId={(r) => String(r.revision_id)}
         minWidth="56rem"
-        className="h-[28rem]"
-        header={
-          <>
-            <span role="columnheader">#</span>
-            <span role="columnheader">Change</span>
-            <span role="columnheader">When</span>
-            <span role="columnheader">Permissions</span>
-            <span role="columnheader">Status</span>
-            <span role="columnheader">Actions</span>
-          </>
-        }
-        renderRow={(r) => (
-          <>
-            <span role="cell" className="font-mono text-xs">
-              #{r.revision_id}
-            </span>
-            <span role="cell">
-              {ACTION_LABEL[r.action] ?? r.action}
-              {r.restored_from !== null ? (
-                <span className="block text-xs text-muted">from #{r.restored_from}</span>
-              ) : null}
-              {r.method === 'per_item' ? <span className="block text-xs text-muted">per item</span> : null}
-            </span>
-            <span role="cell" className="text-xs">
-              <RelativeTime value={r.created_at} />
-            </span>
-            <span role="cell" className="text-xs">
-              {formatNumber(r.previous_count)} → {r.result_count !== null ? formatNumber(r.result_count) : '?'}{' '}
-              <span className="text-muted">({counts(r)})</span>
-            </span>
-            <span role="cell">
-              <RevisionStatus r={r} />
-            </span>
-            <span role="cell" className="flex flex-wrap gap-1.5">
-              <Link
-                to="/orgs/$orgId/git-permissions/history/$revisionId"
-                params={{ orgId, revisionId: String(r.revision_id) }}
-                className="inline-flex h-7 items-center rounded-md border border-line px-2.5 text-xs font-medium hover:bg-surface-2"
-                aria-label={`View revision #${r.revision_id}`}
-              >
-                View
-              </Link>
-              <RestoreButton orgId={orgId} revision={r} set="previous" label="Restore previous set" />
-            </span>
-          </>
-        )}
-        {...cursorListState(query)}
-        emptyTitle="No changes recorded yet"
-        emptyHint="Changes applied with the bulk editor (replace, clear, restore) appear here with the set before them."
+        className="h-auto max-h-[28rem]"
+        empty={{
+          title: 'No changes recorded yet',
+          hint: 'Changes applied with the bulk editor (replace, clear, restore) appear here with the set before them.',
+        }}
       />
     </>
   );
 }
 
+/** Two revisions to compare; the comparison's revisions are in the URL. */
+function CompareForm({
+  revisions,
+  from,
+  to,
+}: {
+  revisions: readonly GitPermissionRevisionSummary[];
+  from?: number;
+  to?: number;
+}) {
+  const navigate = useNavigate({ from: '/orgs/$orgId/git-permissions/history/' });
+  const [pickFrom, setPickFrom] = useState(from !== undefined ? String(from) : '');
+  const [pickTo, setPickTo] = useState(to !== undefined ? String(to) : '');
+  const id = useId();
+  const options = revisions.map((r) => ({
+    value: String(r.revision_id),
+    label: `#${r.revision_id} ${ACTION_LABEL[r.action] ?? r.action} (${r.result_count ?? r.previous_count})`,
+  }));
+  return (
+    <form
+      className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-line bg-surface p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (pickFrom && pickTo) void navigate({ search: { from: Number(pickFrom), to: Number(pickTo) } });
+      }}
+    >
+      {(
+        [
+          ['from', 'From revision', pickFrom, setPickFrom],
+          ['to', 'To revision', pickTo, setPickTo],
+        ] as const
+      ).map(([key, label, value, onChange]) => (
+        <div key={key} className="flex w-56 flex-col gap-1">
+          <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
+            {label}
+          </label>
+          <Select id={`${id}-${key}`} value={value} placeholder="Choose…" options={options} onValueChange={onChange} />
+        </div>
+      ))}
+      <Button type="submit" disabled={!pickFrom || !pickTo}>
+        Compare
+      </Button>
+      <p className="w-full text-xs text-muted">Each revision stands for the set it produced.</p>
+    </form>
+  );
+}
+
 function RevisionDiff({ orgId, from, to }: { orgId: string; from: number; to: number }) {
   const q = useQuery(gitRevisionDiffQueryOptions(orgId, from, to));
-  const { byId } = useConnections();
+  const connectionName = useConnectionName();
   return (
     <section aria-label={`Differences from #${from} to #${to}`} className="mb-4 flex flex-col gap-2">
       <h2 className="text-base font-semibold">
@@ -289,67 +301,58 @@ function RevisionDiff({ orgId, from, to }: { orgId: string; from: number; to: nu
       ) : q.error ? (
         <ProblemView error={q.error} />
       ) : (
-        <DiffView diff={q.data.diff} connectionName={(id) => connectionLabel(byId.get(id), id)} />
+        <DiffView diff={q.data.diff} connectionName={connectionName} />
       )}
     </section>
   );
 }
 
-function SetTable({
-  items,
-  label,
-  connectionName,
-}: {
-  items: GitPermission[];
-  label: string;
-  connectionName: (id: string) => string;
-}) {
+const setCol = columnHelper<GitPermission>();
+
+function setColumns(connectionName: (id: string) => string) {
+  return setCol.columns([
+    setCol.display({
+      id: 'matcher',
+      header: 'Matches',
+      enableHiding: false,
+      meta: { width: 'minmax(14rem,3fr)' },
+      cell: ({ row }) => <MatcherText item={row.original} />,
+    }),
+    setCol.accessor((p) => connectionName(p.git_connection_id), {
+      id: 'connection',
+      header: 'Connection',
+      meta: { width: 'minmax(10rem,1.5fr)', className: 'truncate text-xs' },
+    }),
+    setCol.accessor('read_only', {
+      header: 'Read-only',
+      meta: { width: 'minmax(6rem,0.8fr)', className: 'text-xs' },
+      cell: ({ getValue }) => (getValue() ? 'Read-only' : 'Read/write'),
+    }),
+  ]);
+}
+
+/** One set of a revision (before or after it). */
+function SetTable({ items, label }: { items: GitPermission[]; label: string }) {
+  const { byId } = useConnections();
+  const columns = useMemo(() => setColumns((id) => connectionLabel(byId.get(id), id)), [byId]);
   return (
-    <CursorList
-      ariaLabel={label}
-      items={items}
-      total={items.length}
-      getKey={(p, i) => `${p.git_permission_id}-${i}`}
-      columns="minmax(14rem,3fr) minmax(10rem,1.5fr) minmax(6rem,0.8fr)"
+    <DataTable
+      label={label}
+      tableId="git-permission-revision-set"
+      columns={columns}
+      data={items}
+      getRowId={(p) => p.git_permission_id}
       minWidth="36rem"
-      estimateSize={36}
-      className="h-96"
-      header={
-        <>
-          <span role="columnheader">Matches</span>
-          <span role="columnheader">Connection</span>
-          <span role="columnheader">Read-only</span>
-        </>
-      }
-      renderRow={(p) => (
-        <>
-          <span role="cell">
-            <MatcherText item={p} />
-          </span>
-          <span role="cell" className="truncate text-xs">
-            {connectionName(p.git_connection_id)}
-          </span>
-          <span role="cell" className="text-xs">
-            {p.read_only ? 'Read-only' : 'Read/write'}
-          </span>
-        </>
-      )}
-      hasNextPage={false}
-      isFetchingNextPage={false}
-      isPending={false}
-      error={null}
-      fetchNextPage={() => undefined}
-      refetch={() => undefined}
-      emptyTitle="Empty set"
+      estimateRowHeight={36}
+      className="h-auto max-h-96"
+      empty={{ title: 'Empty set' }}
     />
   );
 }
 
 export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string; revisionId: number }) {
   const q = useQuery(gitRevisionQueryOptions(orgId, revisionId));
-  const { byId } = useConnections();
-  const [tab, setTab] = useState<'changes' | 'previous' | 'result'>('changes');
-  const connectionName = (id: string) => connectionLabel(byId.get(id), id);
+  const connectionName = useConnectionName();
   const diff = useMemo(
     () =>
       q.data
@@ -411,36 +414,22 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
           />
         </div>
       )}
-      <div role="tablist" aria-label="Revision" className="mb-3 flex gap-1 border-b border-line">
-        {(
-          [
-            ['changes', 'Changes'],
-            ['previous', `Before (${r.previous.length})`],
-            ['result', `After (${r.result?.length ?? '—'})`],
-          ] as const
-        ).map(([key, label]) => (
-          <button
-            key={key}
-            type="button"
-            role="tab"
-            aria-selected={tab === key}
-            disabled={key === 'result' && !r.result}
-            onClick={() => setTab(key)}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === key ? 'border-accent text-accent' : 'border-transparent text-muted hover:text-fg'}`}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel">
-        {tab === 'changes' && diff && <DiffView diff={diff} connectionName={connectionName} />}
-        {tab === 'previous' && (
-          <SetTable items={r.previous} label="Permissions before the change" connectionName={connectionName} />
-        )}
-        {tab === 'result' && r.result && (
-          <SetTable items={r.result} label="Permissions after the change" connectionName={connectionName} />
-        )}
-      </div>
+      <Tabs defaultValue="changes">
+        <TabsList aria-label="Revision" className="mb-3">
+          <TabsTrigger value="changes">Changes</TabsTrigger>
+          <TabsTrigger value="previous">Before ({r.previous.length})</TabsTrigger>
+          <TabsTrigger value="result" disabled={!r.result}>
+            After ({r.result?.length ?? '—'})
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="changes">{diff && <DiffView diff={diff} connectionName={connectionName} />}</TabsContent>
+        <TabsContent value="previous">
+          <SetTable items={r.previous} label="Permissions before the change" />
+        </TabsContent>
+        <TabsContent value="result">
+          {r.result && <SetTable items={r.result} label="Permissions after the change" />}
+        </TabsContent>
+      </Tabs>
     </>
   );
 }

@@ -1,23 +1,25 @@
 /**
- * An organization's git permissions: every page loaded (with progress), filtered and sorted in the browser,
- * with a quick read-only toggle per row that does not open the editor (through the console server: the same
- * lock and version check as the bulk editor, and recorded in history).
+ * An organization's git permissions: every page loaded (with progress), filtered and sorted in the browser
+ * with the filter and the sort in the URL, and a quick read-only toggle per row that does not open the editor
+ * (through the console server: the same lock and version check as the bulk editor, and recorded in history).
  */
 import { useMutationState } from '@tanstack/react-query';
+import type { SortingState } from '@tanstack/react-table';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { ArrowDown, ArrowUp, History, Pencil } from 'lucide-react';
-import { Switch } from 'radix-ui';
-import { useMemo, useState } from 'react';
-import { describeMatcher, gitPermissionSetVersion, normalizeGitPermission } from '@/api/git-permissions/set-diff';
-import { matcherOf, MATCHER_LABELS, type GitPermission } from '@/api/git-permissions/resources';
+import { History, Pencil } from 'lucide-react';
+import { useCallback, useId, useMemo, useState } from 'react';
+import { describeMatcher, gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
+import { matcherOf, MATCHER_LABELS, type GitConnection, type GitPermission } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/ui/button';
-import { CursorList } from '@/components/cursor-list';
-import { inputClass } from '@/components/field';
+import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
-import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly } from './api';
+import { Button, buttonClass } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { Switch } from '@/components/ui/switch';
+import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type ToggleVariables } from './api';
 import {
   ClearAllButton,
   connectionLabel,
@@ -36,18 +38,115 @@ export interface TableSearch {
   access: 'all' | 'read_only' | 'read_write';
 }
 
-const COLUMNS: Array<{ key: SortKey; label: string }> = [
-  { key: 'matcher', label: 'Matches' },
-  { key: 'type', label: 'Matcher' },
-  { key: 'connection', label: 'Connection' },
-  { key: 'read_only', label: 'Read-only' },
-  { key: 'created_at', label: 'Created' },
+const ACCESS_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'read_only', label: 'Read-only' },
+  { value: 'read_write', label: 'Read and write' },
 ];
+
+type SortValue = (p: GitPermission) => string | number;
+
+/** Compares by the column's value (numbers as numbers, text in the reader's locale), then by id. */
+function sortBy(value: SortValue) {
+  return (a: { original: GitPermission }, b: { original: GitPermission }) => {
+    const va = value(a.original);
+    const vb = value(b.original);
+    const c = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
+    return c !== 0 ? c : a.original.git_permission_id.localeCompare(b.original.git_permission_id);
+  };
+}
+
+interface ReadOnlyToggle {
+  pending: readonly (string | undefined)[];
+  onToggle: (variables: ToggleVariables) => void;
+}
+
+const col = columnHelper<GitPermission>();
+
+function permissionColumns(byId: ReadonlyMap<string, GitConnection>, toggle: ReadOnlyToggle) {
+  const name = (p: GitPermission) => connectionLabel(byId.get(p.git_connection_id), p.git_connection_id);
+  const sortable = (value: SortValue) => ({ enableSorting: true, sortDescFirst: false, sortFn: sortBy(value) });
+  return col.columns([
+    col.accessor((p) => matcherOf(p)?.value ?? '', {
+      id: 'matcher',
+      header: 'Matches',
+      enableHiding: false,
+      ...sortable((p) => matcherOf(p)?.value ?? ''),
+      meta: { width: 'minmax(14rem,3fr)' },
+      cell: ({ row }) => <MatcherText item={row.original} />,
+    }),
+    col.accessor((p) => matcherOf(p)?.field ?? '', {
+      id: 'type',
+      header: 'Matcher',
+      ...sortable((p) => matcherOf(p)?.field ?? ''),
+      meta: { width: 'minmax(7rem,1fr)' },
+      cell: ({ row }) => {
+        const m = matcherOf(row.original);
+        return (
+          <Badge tone={m?.field === 'repo_path' ? 'info' : m?.field === 'group_prefix' ? 'accent' : 'neutral'}>
+            {m ? MATCHER_LABELS[m.field] : 'Invalid'}
+          </Badge>
+        );
+      },
+    }),
+    col.accessor(name, {
+      id: 'connection',
+      header: 'Connection',
+      ...sortable(name),
+      meta: {
+        width: 'minmax(10rem,1.5fr)',
+        className: 'truncate text-xs',
+        cellTitle: (p: GitPermission) => `${byId.get(p.git_connection_id)?.host ?? ''} ${p.git_connection_id}`,
+      },
+      cell: ({ row: { original: p } }) => {
+        const conn = byId.get(p.git_connection_id);
+        return (
+          <>
+            {connectionLabel(conn, p.git_connection_id)}
+            {conn ? (
+              <span className="block text-muted">
+                {PROVIDER_LABELS[conn.git_provider_type] ?? conn.git_provider_type}
+              </span>
+            ) : null}
+          </>
+        );
+      },
+    }),
+    col.accessor('read_only', {
+      id: 'read_only',
+      header: 'Read-only',
+      enableHiding: false,
+      ...sortable((p) => (p.read_only ? 1 : 0)),
+      meta: { width: 'minmax(8.5rem,0.8fr)', className: 'flex items-center gap-2 whitespace-nowrap' },
+      cell: ({ row: { original: p } }) => (
+        <>
+          <Switch
+            checked={p.read_only}
+            disabled={toggle.pending.includes(p.git_permission_id)}
+            aria-label={`Read-only: ${describeMatcher(p)}`}
+            onCheckedChange={(checked) =>
+              toggle.onToggle({ id: p.git_permission_id, read_only: checked, label: describeMatcher(p) })
+            }
+          />
+          <span className="text-xs text-muted">{p.read_only ? 'Read-only' : 'Read/write'}</span>
+        </>
+      ),
+    }),
+    col.accessor((p) => p.created_at ?? 0, {
+      id: 'created_at',
+      header: 'Created',
+      ...sortable((p) => p.created_at ?? 0),
+      meta: { width: 'minmax(7rem,1fr)', className: 'text-xs text-muted' },
+      cell: ({ row }) => <RelativeTime value={row.original.created_at} />,
+    }),
+  ]);
+}
 
 export function GitPermissionsTable({ orgId, search }: { orgId: string; search: TableSearch }) {
   const navigate = useNavigate({ from: '/orgs/$orgId/git-permissions/' });
-  const { query, items, total, complete, pages } = useAllGitPermissions(orgId);
+  const { query, rows, items, total, complete, pages } = useAllGitPermissions(orgId);
   const { byId } = useConnections();
+  const accessId = useId();
   const [toggleError, setToggleError] = useState<{ id: string; message: string } | null>(null);
   // Every toggle reports its own failure (toggles run one after another; a later click must not hide it).
   const toggle = useToggleReadOnly(orgId, {
@@ -61,41 +160,50 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
   const setSearch = (patch: Partial<TableSearch>) =>
     void navigate({ search: (prev: TableSearch) => ({ ...prev, ...patch }), replace: true });
 
-  const shown = useMemo(() => {
+  const { mutate } = toggle;
+  const columns = useMemo(
+    () =>
+      permissionColumns(byId, {
+        pending: togglingIds,
+        onToggle: (v) => {
+          setToggleError(null);
+          mutate(v);
+        },
+      }),
+    [byId, togglingIds, mutate],
+  );
+
+  const filter = useMemo(() => {
     const q = search.q.trim().toLowerCase();
-    const name = (p: GitPermission) => connectionLabel(byId.get(p.git_connection_id), p.git_connection_id);
-    const filtered = items.filter((p) => {
+    if (!q && search.access === 'all') return undefined;
+    return (p: GitPermission) => {
       if (search.access === 'read_only' && !p.read_only) return false;
       if (search.access === 'read_write' && p.read_only) return false;
       if (!q) return true;
-      return `${describeMatcher(p)} ${name(p)} ${p.git_connection_id} ${p.git_permission_id}`.toLowerCase().includes(q);
-    });
-    const value = (p: GitPermission): string | number => {
-      switch (search.sort) {
-        case 'matcher':
-          return matcherOf(p)?.value ?? '';
-        case 'type':
-          return matcherOf(p)?.field ?? '';
-        case 'connection':
-          return name(p);
-        case 'read_only':
-          return p.read_only ? 1 : 0;
-        case 'created_at':
-          return p.created_at ?? 0;
-      }
+      const name = connectionLabel(byId.get(p.git_connection_id), p.git_connection_id);
+      return `${describeMatcher(p)} ${name} ${p.git_connection_id} ${p.git_permission_id}`.toLowerCase().includes(q);
     };
-    const sign = search.dir === 'asc' ? 1 : -1;
-    return [...filtered].sort((a, b) => {
-      const va = value(a);
-      const vb = value(b);
-      const c = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb));
-      return c !== 0 ? c * sign : a.git_permission_id.localeCompare(b.git_permission_id);
-    });
-  }, [items, search, byId]);
+  }, [search.q, search.access, byId]);
+  const shown = useMemo(() => (filter ? items.filter(filter).length : items.length), [items, filter]);
 
-  const base = complete
-    ? { base_version: gitPermissionSetVersion(items), base: items.map(normalizeGitPermission) }
-    : null;
+  const sorting = useMemo<SortingState>(() => [{ id: search.sort, desc: search.dir === 'desc' }], [search]);
+  const onSortingChange = useCallback(
+    (next: SortingState) => {
+      const s = next[0];
+      // The URL always holds a sort: a third click on a column goes back to ascending rather than unsorted.
+      void navigate({
+        search: (prev: TableSearch) => ({
+          ...prev,
+          sort: (s?.id ?? prev.sort) as SortKey,
+          dir: s?.desc ? 'desc' : 'asc',
+        }),
+        replace: true,
+      });
+    },
+    [navigate],
+  );
+
+  const base = complete ? { version: gitPermissionSetVersion(items), items } : null;
 
   return (
     <>
@@ -107,15 +215,11 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
             <Link
               to="/orgs/$orgId/git-permissions/edit"
               params={{ orgId }}
-              className="inline-flex h-9 items-center gap-1.5 rounded-md bg-accent px-3.5 text-sm font-medium text-white hover:bg-accent-strong"
+              className={buttonClass({ variant: 'primary' })}
             >
               <Pencil className="size-4" aria-hidden /> Bulk edit
             </Link>
-            <Link
-              to="/orgs/$orgId/git-permissions/history"
-              params={{ orgId }}
-              className="inline-flex h-9 items-center gap-1.5 rounded-md border border-line bg-surface px-3.5 text-sm font-medium hover:bg-surface-2"
-            >
+            <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} className={buttonClass()}>
               <History className="size-4" aria-hidden /> History
             </Link>
             <ClearAllButton orgId={orgId} base={base} />
@@ -123,30 +227,28 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
         }
       />
       <div className="mb-3 flex flex-wrap items-center gap-3">
-        <input
-          className={`${inputClass} w-72 max-w-full`}
+        <Input
+          className="w-72 max-w-full"
           type="search"
           aria-label="Filter permissions"
           placeholder="Filter by path, group or connection"
           value={search.q}
           onChange={(e) => setSearch({ q: e.target.value })}
         />
-        <label className="flex items-center gap-2 text-sm">
-          Access
-          <select
-            className={`${inputClass} w-44`}
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={accessId}>Access</label>
+          <Select
+            id={accessId}
+            className="w-44"
             value={search.access}
-            onChange={(e) => setSearch({ access: e.target.value as TableSearch['access'] })}
-          >
-            <option value="all">All</option>
-            <option value="read_only">Read-only</option>
-            <option value="read_write">Read and write</option>
-          </select>
-        </label>
+            options={ACCESS_OPTIONS}
+            onValueChange={(v) => setSearch({ access: v as TableSearch['access'] })}
+          />
+        </div>
         {!query.isError && <LoadProgress loaded={items.length} total={total} complete={complete} pages={pages} />}
-        {search.q || search.access !== 'all' ? (
+        {filter ? (
           <span className="text-xs text-muted">
-            Showing {shown.length} of {items.length}
+            Showing {shown} of {items.length}
           </span>
         ) : null}
       </div>
@@ -159,106 +261,36 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
           </ProblemView>
         </div>
       )}
-      {query.error && items.length > 0 && (
-        <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
-      )}
-      <CursorList
-        ariaLabel="Git permissions"
-        items={shown}
-        total={search.q || search.access !== 'all' ? shown.length : total}
-        getKey={(p) => p.git_permission_id}
-        columns="minmax(14rem,3fr) minmax(7rem,1fr) minmax(10rem,1.5fr) minmax(7rem,0.8fr) minmax(7rem,1fr)"
+      <DataTable
+        label="Git permissions"
+        tableId="git-permissions"
+        columns={columns}
+        query={rows}
+        getRowId={(p) => p.git_permission_id}
+        filter={filter}
+        sorting={sorting}
+        onSortingChange={onSortingChange}
         minWidth="52rem"
-        estimateSize={44}
-        header={COLUMNS.map((c) => (
-          <span
-            key={c.key}
-            role="columnheader"
-            aria-sort={search.sort === c.key ? (search.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-          >
-            <button
-              type="button"
-              className="inline-flex items-center gap-1 uppercase hover:text-fg"
-              onClick={() =>
-                setSearch({ sort: c.key, dir: search.sort === c.key && search.dir === 'asc' ? 'desc' : 'asc' })
+        estimateRowHeight={44}
+        empty={
+          items.length === 0
+            ? {
+                title: 'No git permissions',
+                hint: (
+                  <>
+                    This organization has no git permissions yet.{' '}
+                    <Link
+                      to="/orgs/$orgId/git-permissions/edit"
+                      params={{ orgId }}
+                      className="text-accent hover:underline"
+                    >
+                      Add some in the bulk editor
+                    </Link>
+                    .
+                  </>
+                ),
               }
-            >
-              {c.label}
-              {search.sort === c.key ? (
-                search.dir === 'asc' ? (
-                  <ArrowUp className="size-3" aria-hidden />
-                ) : (
-                  <ArrowDown className="size-3" aria-hidden />
-                )
-              ) : null}
-            </button>
-          </span>
-        ))}
-        renderRow={(p) => {
-          const m = matcherOf(p);
-          const conn = byId.get(p.git_connection_id);
-          return (
-            <>
-              <span role="cell" className="min-w-0">
-                <MatcherText item={p} />
-              </span>
-              <span role="cell">
-                <Badge tone={m?.field === 'repo_path' ? 'info' : m?.field === 'group_prefix' ? 'accent' : 'neutral'}>
-                  {m ? MATCHER_LABELS[m.field] : 'Invalid'}
-                </Badge>
-              </span>
-              <span
-                role="cell"
-                className="min-w-0 truncate text-xs"
-                title={`${conn?.host ?? ''} ${p.git_connection_id}`}
-              >
-                {connectionLabel(conn, p.git_connection_id)}
-                {conn ? (
-                  <span className="block text-muted">
-                    {PROVIDER_LABELS[conn.git_provider_type] ?? conn.git_provider_type}
-                  </span>
-                ) : null}
-              </span>
-              <span role="cell" className="flex items-center gap-2">
-                <Switch.Root
-                  checked={p.read_only}
-                  disabled={togglingIds.includes(p.git_permission_id)}
-                  aria-label={`Read-only: ${describeMatcher(p)}`}
-                  onCheckedChange={(checked) => {
-                    setToggleError(null);
-                    toggle.mutate({ id: p.git_permission_id, read_only: checked, label: describeMatcher(p) });
-                  }}
-                  className="relative h-5 w-9 shrink-0 rounded-full border border-line bg-surface-2 transition-colors disabled:opacity-50 data-[state=checked]:border-warn data-[state=checked]:bg-warn"
-                >
-                  <Switch.Thumb className="block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-4" />
-                </Switch.Root>
-                <span className="text-xs text-muted">{p.read_only ? 'Read-only' : 'Read/write'}</span>
-              </span>
-              <span role="cell" className="text-xs text-muted">
-                <RelativeTime value={p.created_at} />
-              </span>
-            </>
-          );
-        }}
-        hasNextPage={false}
-        isFetchingNextPage={query.isFetchingNextPage}
-        isPending={query.isPending}
-        error={query.error}
-        fetchNextPage={() => void query.fetchNextPage()}
-        refetch={() => void query.refetch()}
-        emptyTitle={items.length === 0 ? 'No git permissions' : 'No permission matches the filter'}
-        emptyHint={
-          items.length === 0 ? (
-            <>
-              This organization has no git permissions yet.{' '}
-              <Link to="/orgs/$orgId/git-permissions/edit" params={{ orgId }} className="text-accent hover:underline">
-                Add some in the bulk editor
-              </Link>
-              .
-            </>
-          ) : (
-            'Change or clear the filter.'
-          )
+            : { title: 'No permission matches the filter', hint: 'Change or clear the filter.' }
         }
       />
     </>

@@ -7,12 +7,7 @@ import {
   normalizeGitPermission,
   type NormalizedGitPermission,
 } from '@/api/git-permissions/set-diff';
-import {
-  gitPermissionKey,
-  MATCHER_FIELDS,
-  type GitPermissionInput,
-  type MatcherField,
-} from '@/api/git-permissions/resources';
+import { gitPermissionKey, type GitPermissionInput, type MatcherField } from '@/api/git-permissions/resources';
 import { validateGitPermissionSet } from '@/api/git-permissions/rules';
 import { parseCsvRecords, toCsv as toCsvText } from '@/lib/csv';
 
@@ -259,6 +254,3 @@ export function rebaseDraft(
   }
   return { rows, conflicts };
 }
-
-/** Stable order of the matcher fields for display. */
-export { MATCHER_FIELDS };

@@ -3,29 +3,49 @@
  * view, file download, and the clear-all action behind a typed confirmation.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { describeMatcher, type GitPermissionDiff } from '@/api/git-permissions/set-diff';
-import { type GitConnection, type GitPermission, type GitPermissionInput } from '@/api/git-permissions/resources';
+import type { ConsoleApplyResult } from '@/api/console/git-permissions';
+import type { GitConnection, GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
+import type { InfiniteRowsQuery } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ProblemView } from '@/components/problem-view';
-import { isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
-import { gitConnectionsQueryOptions, gitPermissionsInfiniteQueryOptions, useClearGitPermissions } from './api';
-import type { ConsoleApplyResult } from '@/api/console/git-permissions';
+import {
+  gitConnectionsQueryOptions,
+  gitPermissionsInfiniteQueryOptions,
+  useApplyGitPermissionChange,
+  type GitPermissionChangeBase,
+  type GitPermissionConflictBody,
+} from './api';
 
-/** Loads every page of an organization's permissions, one after another, reporting progress. */
+/**
+ * Loads every page of an organization's permissions, one after another, reporting progress. `rows` is the
+ * query as the data table reads it; a page it asks for joins the one already being read.
+ */
 export function useAllGitPermissions(orgId: string) {
   const query = useInfiniteQuery(gitPermissionsInfiniteQueryOptions(orgId));
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, error } = query;
+  const { data, hasNextPage, isFetchingNextPage, isPending, isSuccess, error, fetchNextPage, refetch } = query;
+  const nextPage = useCallback(() => fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !error) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, error]);
-  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const total = query.data?.pages[0]?.total ?? null;
-  const complete = query.isSuccess && !hasNextPage;
-  return { query, items, total, complete, pages: query.data?.pages.length ?? 0 };
+    if (hasNextPage && !isFetchingNextPage && !error) void nextPage();
+  }, [hasNextPage, isFetchingNextPage, nextPage, error]);
+  const items = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  const total = data?.pages[0]?.total ?? null;
+  const complete = isSuccess && !hasNextPage;
+  const rows: InfiniteRowsQuery<GitPermission> = {
+    data,
+    hasNextPage,
+    isFetchingNextPage,
+    isPending,
+    error,
+    fetchNextPage: nextPage,
+    refetch,
+  };
+  return { query, rows, items, total, complete, pages: data?.pages.length ?? 0 };
 }
 
 export function LoadProgress({
@@ -166,6 +186,15 @@ export function DiffView({
   );
 }
 
+/** The way back from the editor and the history to the permissions table. */
+export function BackToList({ orgId }: { orgId: string }) {
+  return (
+    <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+      Back to the list
+    </Link>
+  );
+}
+
 export function downloadText(filename: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
@@ -177,23 +206,12 @@ export function downloadText(filename: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
-/** The 409 body of the console's safe endpoints. */
-export interface ConflictBody {
-  base_version: string;
-  current_version: string;
-  current: GitPermission[];
-  changes: GitPermissionDiff<GitPermissionInput> | null;
-}
-
-export function conflictOf(error: unknown): ConflictBody | null {
-  if (!isApiError(error) || error.status !== 409) return null;
-  const p = error.problem as Partial<ConflictBody>;
-  return Array.isArray(p.current) && typeof p.current_version === 'string' ? (p as ConflictBody) : null;
-}
-
 export const CLEAR_CONFIRM_WORD = 'clear all';
 
-/** Clears every permission of the organization, behind a typed confirmation and the conflict check. */
+/**
+ * Clears every permission of the organization, behind a typed confirmation and the conflict check. Without
+ * `onConflict`, a conflict is shown in the dialog (nothing was cleared; the list is read again).
+ */
 export function ClearAllButton({
   orgId,
   base,
@@ -201,13 +219,16 @@ export function ClearAllButton({
   onConflict,
 }: {
   orgId: string;
-  base: { base_version: string; base: GitPermissionInput[] } | null;
+  /** The set the admin sees; null while it is not completely loaded. */
+  base: GitPermissionChangeBase | null;
   onDone?: (r: ConsoleApplyResult) => void;
-  onConflict?: (c: ConflictBody) => void;
+  onConflict?: (c: GitPermissionConflictBody) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const clear = useClearGitPermissions(orgId);
-  const count = base?.base.length ?? 0;
+  const clear = useApplyGitPermissionChange(orgId);
+  const count = base?.items.length ?? 0;
+  const outcome = clear.outcome;
+  const shown = outcome?.status === 'conflict' ? outcome.error : clear.formError;
   return (
     <>
       <Button variant="danger" disabled={!base || count === 0} onClick={() => setOpen(true)}>
@@ -230,26 +251,21 @@ export function ClearAllButton({
         destructive
         typeToConfirm={CLEAR_CONFIRM_WORD}
         pending={clear.isPending}
-        onConfirm={() => {
+        onConfirm={async () => {
           if (!base) return;
-          clear.mutate(base, {
-            onSuccess: (r) => {
-              setOpen(false);
-              onDone?.(r);
-            },
-            onError: (e) => {
-              const c = conflictOf(e);
-              if (c && onConflict) {
-                setOpen(false);
-                onConflict(c);
-              }
-            },
-          });
+          const result = await clear.apply({ action: 'clear' }, base);
+          if (result.status === 'done') {
+            setOpen(false);
+            onDone?.(result.result);
+          } else if (result.status === 'conflict' && onConflict) {
+            setOpen(false);
+            onConflict(result.conflict);
+          }
         }}
       >
-        {clear.error && !(conflictOf(clear.error) && onConflict) ? (
+        {shown ? (
           <div className="mt-3">
-            <ProblemView compact error={clear.error} />
+            <ProblemView compact error={shown} />
           </div>
         ) : null}
       </ConfirmDialog>

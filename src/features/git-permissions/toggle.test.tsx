@@ -4,31 +4,16 @@
  * bulk replace's lock and version check), never through /api; it sends the loaded set's version when the whole
  * set is loaded, updates the list from the answer, and on 409 reports it and reloads the list.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
 import { type GitPermission } from '@/api/git-permissions/resources';
 import { problem } from '@/api/problem';
 import { ApiError } from '@/lib/api-error';
 import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type PermissionPages } from './api';
+import { json, mockConsole, perm as gitPermission } from './test-fixtures';
 
-const perm = (id: string, read_only = false): GitPermission => ({
-  git_permission_id: id,
-  git_connection_id: 'conn-1',
-  repo_path: `acme/${id}`,
-  prefix_path: null,
-  group_prefix: null,
-  read_only,
-  created_at: 1,
-});
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' },
-  });
+const perm = (id: string, read_only = false) => gitPermission(id, { read_only });
 
 /** A console answer to the toggle: the new complete set, its version and the updated permission. */
 function answer(items: GitPermission[], id: string) {
@@ -43,11 +28,7 @@ function answer(items: GitPermission[], id: string) {
   };
 }
 
-let fetchMock: ReturnType<typeof vi.fn>;
-let qc: QueryClient;
-const wrapper = ({ children }: { children: ReactNode }) => (
-  <QueryClientProvider client={qc}>{children}</QueryClientProvider>
-);
+const env = mockConsole();
 
 function seed(pages: GitPermission[][], complete = true) {
   const data: PermissionPages = {
@@ -58,74 +39,69 @@ function seed(pages: GitPermission[][], complete = true) {
       has_next_page: i < pages.length - 1 || !complete,
     })),
   };
-  qc.setQueryData(gitPermissionKeys.infinite('org-1'), data);
-  qc.setQueryData(gitPermissionKeys.revisions('org-1'), { pages: [], pageParams: [] });
-  qc.setQueryData(gitPermissionKeys.current('org-1'), { org_id: 'org-1', items: [], version: 'gpv1-old', count: 0 });
+  env.qc.setQueryData(gitPermissionKeys.infinite('org-1'), data);
+  env.qc.setQueryData(gitPermissionKeys.revisions('org-1'), { pages: [], pageParams: [] });
+  env.qc.setQueryData(gitPermissionKeys.current('org-1'), {
+    org_id: 'org-1',
+    items: [],
+    version: 'gpv1-old',
+    count: 0,
+  });
 }
 
 const cached = () =>
-  qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite('org-1'))!.pages.flatMap((p) => p.items);
+  env.qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite('org-1'))!.pages.flatMap((p) => p.items);
 const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body)) as Record<string, unknown>;
-
-beforeEach(() => {
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
-  qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  qc.clear();
-});
 
 describe('useToggleReadOnly', () => {
   it('PATCHes the console endpoint with the loaded set’s version and updates the list from the answer', async () => {
     const before = [perm('gp-1'), perm('gp-2'), perm('gp-3', true)];
     seed([before.slice(0, 2), before.slice(2)]);
     const after = before.map((p) => (p.git_permission_id === 'gp-2' ? { ...p, read_only: true } : p));
-    fetchMock.mockResolvedValue(json(200, answer(after, 'gp-2')));
+    env.fetch.mockResolvedValue(json(200, answer(after, 'gp-2')));
 
-    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper });
+    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper: env.wrapper });
     await act(() => result.current.mutateAsync({ id: 'gp-2', read_only: true }));
 
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0]! as [string, RequestInit];
+    expect(env.fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = env.fetch.mock.calls[0]! as [string, RequestInit];
     expect(url).toBe('/console/git-permissions/orgs/org-1/permissions/gp-2');
     expect(init.method).toBe('PATCH');
-    expect(bodyOf(fetchMock.mock.calls[0]!)).toEqual({
+    expect(bodyOf(env.fetch.mock.calls[0]!)).toEqual({
       read_only: true,
       base_version: gitPermissionSetVersion(before),
     });
 
     expect(cached().map((p) => p.read_only)).toEqual([false, true, true]);
     // Pages and cursors are kept; the list matches the answer, so it is not read again.
-    expect(qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite('org-1'))!.pages).toHaveLength(2);
-    expect(qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(false);
+    expect(env.qc.getQueryData<PermissionPages>(gitPermissionKeys.infinite('org-1'))!.pages).toHaveLength(2);
+    expect(env.qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(false);
     // The console's complete read is the answer's set; the history is read again (the toggle is a revision).
-    expect(qc.getQueryData(gitPermissionKeys.current('org-1'))).toMatchObject({
+    expect(env.qc.getQueryData(gitPermissionKeys.current('org-1'))).toMatchObject({
       version: gitPermissionSetVersion(after),
       count: 3,
     });
-    expect(qc.getQueryState(gitPermissionKeys.revisions('org-1'))!.isInvalidated).toBe(true);
+    expect(env.qc.getQueryState(gitPermissionKeys.revisions('org-1'))!.isInvalidated).toBe(true);
   });
 
   it('sends no version while the list is not complete, and reloads it when the answer has other changes', async () => {
     const loaded = [perm('gp-1'), perm('gp-2')];
     seed([loaded], false);
     const after = [perm('gp-1', true), perm('gp-2'), perm('gp-9')];
-    fetchMock.mockResolvedValue(json(200, answer(after, 'gp-1')));
+    env.fetch.mockResolvedValue(json(200, answer(after, 'gp-1')));
 
-    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper });
+    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper: env.wrapper });
     await act(() => result.current.mutateAsync({ id: 'gp-1', read_only: true }));
 
-    expect(bodyOf(fetchMock.mock.calls[0]!)).toEqual({ read_only: true });
+    expect(bodyOf(env.fetch.mock.calls[0]!)).toEqual({ read_only: true });
     expect(cached()[0]!.read_only).toBe(true);
-    expect(qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(true);
+    expect(env.qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(true);
   });
 
   it('on 409 reports that the set changed and reloads the list', async () => {
     const before = [perm('gp-1'), perm('gp-2')];
     seed([before]);
-    fetchMock.mockResolvedValue(
+    env.fetch.mockResolvedValue(
       json(409, {
         status: 409,
         title: 'Conflict',
@@ -137,7 +113,7 @@ describe('useToggleReadOnly', () => {
       }),
     );
     const onError = vi.fn();
-    const { result } = renderHook(() => useToggleReadOnly('org-1', { onError }), { wrapper });
+    const { result } = renderHook(() => useToggleReadOnly('org-1', { onError }), { wrapper: env.wrapper });
     act(() => result.current.mutate({ id: 'gp-2', read_only: true, label: 'Repository acme/gp-2' }));
 
     await waitFor(() => expect(onError).toHaveBeenCalledTimes(1));
@@ -146,8 +122,8 @@ describe('useToggleReadOnly', () => {
       /^Could not change Repository acme\/gp-2: the permissions changed since this list was loaded/,
     );
     expect(cached().map((p) => p.read_only)).toEqual([false, false]);
-    expect(qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(true);
-    expect(qc.getQueryState(gitPermissionKeys.current('org-1'))!.isInvalidated).toBe(true);
+    expect(env.qc.getQueryState(gitPermissionKeys.infinite('org-1'))!.isInvalidated).toBe(true);
+    expect(env.qc.getQueryState(gitPermissionKeys.current('org-1'))!.isInvalidated).toBe(true);
   });
 
   it('runs quick toggles one after another, each against the set the previous one left', async () => {
@@ -157,29 +133,29 @@ describe('useToggleReadOnly', () => {
     const second = [perm('gp-1', true), perm('gp-2', true)];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    fetchMock
+    env.fetch
       .mockImplementationOnce(async () => {
         await gate;
         return json(200, answer(first, 'gp-1'));
       })
       .mockImplementationOnce(async () => json(200, answer(second, 'gp-2')));
 
-    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper });
+    const { result } = renderHook(() => useToggleReadOnly('org-1'), { wrapper: env.wrapper });
     let a!: Promise<unknown>;
     let b!: Promise<unknown>;
     act(() => {
       a = result.current.mutateAsync({ id: 'gp-1', read_only: true });
       b = result.current.mutateAsync({ id: 'gp-2', read_only: true });
     });
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(env.fetch).toHaveBeenCalledTimes(1));
     release();
     await act(async () => {
       await Promise.all([a, b]);
     });
 
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    expect(bodyOf(fetchMock.mock.calls[0]!).base_version).toBe(gitPermissionSetVersion(before));
-    expect(bodyOf(fetchMock.mock.calls[1]!).base_version).toBe(gitPermissionSetVersion(first));
+    expect(env.fetch).toHaveBeenCalledTimes(2);
+    expect(bodyOf(env.fetch.mock.calls[0]!).base_version).toBe(gitPermissionSetVersion(before));
+    expect(bodyOf(env.fetch.mock.calls[1]!).base_version).toBe(gitPermissionSetVersion(first));
     expect(cached().map((p) => p.read_only)).toEqual([true, true]);
   });
 

@@ -3,6 +3,7 @@
  * conflict check, validation, the per-item path for sets over 200, clear, history, diff and restore, and the
  * viewer's 403 passed through.
  */
+import { GitPermissionConflict } from '../../../api/console/git-permissions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitPermissionSetVersion } from '../../../api/git-permissions/set-diff';
 import { VIEWER, startTestConsole } from '../../../test/harness';
@@ -109,6 +110,8 @@ describe('replace through the console', () => {
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.body).toMatchObject({ status: 409, base_version: base.version, current_version: meanwhile.version });
+    // The body is what the contract says a conflict is (the browser parses it with this schema).
+    expect(GitPermissionConflict.safeParse(res.body).error).toBeUndefined();
     expect(res.body.detail).toMatch(/changed since the edit started/);
     expect(res.body.changes.changed).toHaveLength(1);
     expect(res.body.changes.removed).toHaveLength(1);
