@@ -13,10 +13,12 @@
  * Markup: the ARIA table pattern on `div`s (`table`, `rowgroup`, `row`, `columnheader`, `cell`); the table
  * element is also the scrolling element, its rows absolutely positioned grids, and `aria-rowcount`/
  * `aria-rowindex` tell where the rendered rows sit. Not `<table>` elements: Chromium lays out table parts
- * 3–7× slower than the same `div`s on every scroll frame (measured on the audit log's rows). Keyboard: the table is one tab stop
- * (the active row); ArrowUp/ArrowDown/PageUp/PageDown/Home/End move it, Enter opens the row (`onRowOpen`,
- * else its `data-row-link` element, else its first same-tab link), Space toggles its selection, ArrowLeft/ArrowRight reach the controls in
- * the row, and ArrowUp from the first row reaches the header's controls (sorting, select all).
+ * 3–7× slower than the same `div`s on every scroll frame (measured on the audit log's rows).
+ *
+ * Keyboard: the table is one tab stop (the active row); ArrowUp/ArrowDown/PageUp/PageDown/Home/End move it,
+ * Enter opens the row (`onRowOpen`, else its `data-row-link` element, else its first same-tab link), Space
+ * toggles its selection (Shift+Space: the range), ArrowLeft/ArrowRight reach the controls in the row, Escape
+ * returns to the row, and ArrowUp from the first row reaches the header's controls (sorting, select all).
  */
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import {

@@ -102,12 +102,19 @@ export function OrganizationsOverview() {
               title={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
             />
           )}
+        </div>
+      )}
+      {!query.isPending && (
+        <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
+          <span aria-live="polite">
+            Loaded {formatNumber(needle ? shown.length : orgs.length)}
+            {!needle && total != null ? ` of ${formatNumber(total)}` : ''}
+            {query.hasNextPage ? '' : ' (all)'}
+          </span>
           {query.hasNextPage && (
-            <div className="border-t border-line p-2 text-center">
-              <Button size="sm" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-                {query.isFetchingNextPage ? 'Loading…' : 'Load more organizations'}
-              </Button>
-            </div>
+            <Button size="sm" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+              {query.isFetchingNextPage ? 'Loading…' : 'Load more organizations'}
+            </Button>
           )}
         </div>
       )}
