@@ -330,7 +330,8 @@ export const knowledgeModule: SandboxModule = {
       updateNote(ctx, params.note_id, body, undefined, principal),
     'knowledge.update': ({ params, body, principal }, ctx) =>
       updateNote(ctx, params.note_id, body, params.org_id, principal),
-    'knowledge.enterprise.delete': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, undefined, principal),
+    'knowledge.enterprise.delete': ({ params, principal }, ctx) =>
+      deleteNote(ctx, params.note_id, undefined, principal),
     'knowledge.delete': ({ params, principal }, ctx) => deleteNote(ctx, params.note_id, params.org_id, principal),
     'knowledge.enterprise.folders.list': (_input, { db }) => folderTree(db),
     'knowledge.folders.list': ({ params }, { db }) => folderTree(db, params.org_id),
