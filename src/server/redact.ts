@@ -56,25 +56,31 @@ export function createRedactor(secrets: ReadonlyArray<string | undefined>): Reda
     return { test: () => false, redact: (t) => t, redactBuffer: (b) => b };
   }
   const patterns: string[] = [];
-  const needles: Buffer[] = [];
+  /** The copies written without any escape: the secret, its base64 fragments, its hex. */
+  const literals: string[] = [];
   for (const secret of list) {
     patterns.push([...secret].map(charPattern).join(''));
     const bytes = Buffer.from(secret, 'utf8');
-    for (const f of base64Fragments(bytes)) patterns.push(escapeRe(f));
-    patterns.push(bytes.toString('hex'), bytes.toString('hex').toUpperCase());
-    needles.push(bytes);
+    const plain = [secret, ...base64Fragments(bytes), bytes.toString('hex'), bytes.toString('hex').toUpperCase()];
+    literals.push(...plain);
+    patterns.push(...plain.slice(1).map(escapeRe));
   }
   // Longest first, so a plain copy is replaced whole before a shorter encoded fragment could match in it.
   patterns.sort((a, b) => b.length - a.length);
   const re = new RegExp(patterns.join('|'), 'g');
-  // A copy in any encoding holds at least one run of these characters; bodies without them skip the regex.
   const quick = new RegExp(patterns.join('|'));
-  const test = (text: string) => quick.test(text);
-  const redact = (text: string) => (quick.test(text) ? text.replace(re, REDACTED) : text);
+  // Without a backslash or a percent sign, a copy can only be written plainly, as base64 or as hex: a plain
+  // substring search (fast, done on bytes) tells; the regex runs only over text that could hold escapes.
+  const literalBytes = literals.map((l) => Buffer.from(l, 'utf8'));
+  const test = (text: string) =>
+    text.includes('\\') || text.includes('%') ? quick.test(text) : literals.some((l) => text.includes(l));
+  const redact = (text: string) => (test(text) ? text.replace(re, REDACTED) : text);
   return {
     test,
     redact,
     redactBuffer(body) {
+      const mayEscape = body.includes(0x5c) || body.includes(0x25);
+      if (!mayEscape && !literalBytes.some((l) => body.includes(l))) return body;
       const text = body.toString('utf8');
       if (!quick.test(text)) return body;
       return Buffer.from(text.replace(re, REDACTED), 'utf8');
