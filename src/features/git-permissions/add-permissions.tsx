@@ -4,7 +4,7 @@
  * (one item), so what is typed is checked with the contract's rules, on the field, before it is added.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -21,6 +21,7 @@ import { CheckboxField, Form, SelectField, SubmitButton, TextField } from '@/com
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useDebounced } from '@/lib/debounce';
 import { gitRepositoriesQueryOptions } from './api';
 import { PROVIDER_LABELS } from './shared';
 
@@ -29,15 +30,6 @@ type AddValues = z.input<typeof GitPermissionBulkCreateRequest>;
 const CONNECTION = 'permissions.0.git_connection_id';
 const READ_ONLY = 'permissions.0.read_only';
 const matcherName = (field: MatcherField) => `permissions.0.${field}` as const;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 const MODES: Array<{ field: MatcherField; label: string; hint: string; placeholder: string }> = [
   {

@@ -16,7 +16,7 @@ import { RelativeTime } from '@/components/relative-time';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
 import { KnowledgeLink } from './note-links';
-import { useDebouncedInput } from './use-debounced-value';
+import { useDebouncedInput } from '@/lib/debounce';
 
 export interface NotesScreenProps {
   scope: NoteScope;
