@@ -56,6 +56,21 @@ export interface GitPermissionDeps {
 export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers {
   const store = createRevisionStore(deps.db, deps.retention);
   const { upstream, redactor } = deps;
+
+  /** A set as the console answers it: the items, their version token and count. */
+  const setAnswer = (orgId: string, items: GitPermission[]): ConsoleGitPermissionSet => ({
+    org_id: orgId,
+    items,
+    version: gitPermissionSetVersion(items),
+    count: items.length,
+  });
+
+  /** Records a change as applied with the set it produced, and answers that set with the revision. */
+  function recordApplied(orgId: string, revisionId: number, result: GitPermission[]) {
+    const answer = setAnswer(orgId, result);
+    store.finish(revisionId, { status: 'applied', result, result_version: answer.version });
+    return { ...answer, revision: store.summary(orgId, revisionId), unchanged: false };
+  }
   const locks = new Map<string, Promise<unknown>>();
 
   /** Runs changes to one organization one after another. */
@@ -130,13 +145,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       const target = desired ?? [];
       const diff = diffGitPermissionSets(current, target);
       if (desired !== null && isEmptyDiff(diff) && current.length === target.length) {
-        const result: ConsoleGitPermissionSet = {
-          org_id: orgId,
-          items: current,
-          version: currentVersion,
-          count: current.length,
-        };
-        return { revision: null, ...result, unchanged: true };
+        return { ...setAnswer(orgId, current), revision: null, unchanged: true };
       }
       const method = desired === null ? 'clear' : tooLarge ? 'per_item' : 'replace';
       // 3. The previous set is stored before anything changes upstream.
@@ -187,16 +196,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
           result = await readCurrent(upstream, orgId);
         }
         // 5. Record the result.
-        const version = gitPermissionSetVersion(result);
-        store.finish(id, { status: 'applied', result, result_version: version });
-        return {
-          revision: store.summary(orgId, id),
-          org_id: orgId,
-          items: result,
-          version,
-          count: result.length,
-          unchanged: false,
-        };
+        return recordApplied(orgId, id, result);
       } catch (err) {
         // Stored and served again by the history: never with the credential in it.
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
@@ -237,15 +237,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         throw new HttpProblem(404, `Git permission ${permissionId} was not found in this organization's set`);
       }
       if ((before.read_only ?? false) === body.read_only) {
-        return {
-          revision: null,
-          org_id: orgId,
-          items: current,
-          version: currentVersion,
-          count: current.length,
-          unchanged: true,
-          permission: before,
-        };
+        return { ...setAnswer(orgId, current), revision: null, unchanged: true, permission: before };
       }
       const id = store.begin({
         org_id: orgId,
@@ -264,17 +256,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
           body: { read_only: body.read_only },
         });
         const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
-        const version = gitPermissionSetVersion(result);
-        store.finish(id, { status: 'applied', result, result_version: version });
-        return {
-          revision: store.summary(orgId, id),
-          org_id: orgId,
-          items: result,
-          version,
-          count: result.length,
-          unchanged: false,
-          permission: updated,
-        };
+        return { ...recordApplied(orgId, id, result), permission: updated };
       } catch (err) {
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
         store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
@@ -285,8 +267,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
 
   return {
     'console.gitPermissions.get': async ({ params, signal }) => {
-      const items = await readCurrent(upstream, params.org_id, signal);
-      return { org_id: params.org_id, items, version: gitPermissionSetVersion(items), count: items.length };
+      return setAnswer(params.org_id, await readCurrent(upstream, params.org_id, signal));
     },
     'console.gitPermissions.replace': ({ params, body, signal }) =>
       applyChange({
