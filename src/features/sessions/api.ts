@@ -151,17 +151,20 @@ export function useSendMessage(orgId: string, sessionId: string) {
       apiCall('sessions.messages.send', { params: { org_id: orgId, agent_id: sessionId }, body: { message } }),
     onSuccess: (session) => {
       apply(session);
-      // The thread reads oldest first, so the message just sent is on its last page: read up to it, so the
-      // admin sees what they sent however long the thread is (bounded).
-      void queryClient
-        .fetchInfiniteQuery({
-          ...messagesInfiniteQueryOptions(orgId, sessionId),
-          pages: THREAD_MAX_PAGES,
-          staleTime: 0,
-        })
-        .catch(() => undefined);
+      readThreadToEnd(queryClient, orgId, sessionId);
     },
   });
+}
+
+/**
+ * The thread reads oldest first, so a new message is on its last page, which may not be loaded yet: read the
+ * pages up to the end (bounded). Concurrent calls share one fetch, so the message just sent is never lost to a
+ * plain refetch of the pages already loaded.
+ */
+export function readThreadToEnd(queryClient: QueryClient, orgId: string, sessionId: string): void {
+  void queryClient
+    .fetchInfiniteQuery({ ...messagesInfiniteQueryOptions(orgId, sessionId), pages: THREAD_MAX_PAGES, staleTime: 0 })
+    .catch(() => undefined);
 }
 
 export function useArchiveSession(orgId: string, sessionId: string) {

@@ -1,6 +1,6 @@
 /** A session's message thread (cursor pages, oldest first) and the composer that sends a message. */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
 import { Button } from '@/components/ui/button';
 import { Field, textareaClass } from '@/components/field';
@@ -10,7 +10,7 @@ import { RelativeTime } from '@/components/relative-time';
 import { isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
-import { messagesInfiniteQueryOptions, useSendMessage } from './api';
+import { messagesInfiniteQueryOptions, readThreadToEnd, useSendMessage } from './api';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 export function SessionThread({ session }: { session: Session }) {
@@ -18,10 +18,16 @@ export function SessionThread({ session }: { session: Session }) {
   const query = useInfiniteQuery(messagesInfiniteQueryOptions(orgId, sessionId));
   const messages = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const { refetch } = query;
-  // New messages come with a change of the session: refetch the thread when the session moves.
+  const queryClient = useQueryClient();
+  // New messages come with a change of the session: read the thread to its end when the session moves (the
+  // first read is the query's own).
+  const seen = useRef(`${session.updated_at}|${session.status}`);
   useEffect(() => {
-    void refetch();
-  }, [session.updated_at, session.status, refetch]);
+    const key = `${session.updated_at}|${session.status}`;
+    if (seen.current === key) return;
+    seen.current = key;
+    readThreadToEnd(queryClient, orgId, sessionId);
+  }, [session.updated_at, session.status, queryClient, orgId, sessionId]);
 
   return (
     <section aria-labelledby="thread-heading" className="flex flex-col gap-3">
