@@ -1,7 +1,7 @@
 /** The enterprise's organizations: query keys and options, used by the shell and by every area that scopes by organization. */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { nextCursor } from '@/api/page';
+import { queryOptions } from '@tanstack/react-query';
 import { apiCall } from '@/lib/api-client';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -14,12 +14,10 @@ export const organizationKeys = {
 export const ORGANIZATIONS_PAGE_SIZE = 100;
 
 export const organizationsInfiniteQueryOptions = () =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: organizationKeys.infinite(),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('organizations.list', { query: { first: ORGANIZATIONS_PAGE_SIZE, after: pageParam }, signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     staleTime: 5 * 60_000,
   });
 

@@ -14,6 +14,9 @@ export function readDotEnv(cwd = process.cwd()): Record<string, string> {
   return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
+/** Loopback port of the sandbox (`SANDBOX_PORT`), read by the sandbox alone and by the console that embeds it. */
+export const DEFAULT_SANDBOX_PORT = 8787;
+
 export interface EnvReader {
   /** The trimmed value, or undefined when unset or empty. */
   get(name: string): string | undefined;

@@ -1,8 +1,6 @@
 /** `npm run sandbox`'s settings: where its store lives, its port, rate limit and simulation pace. */
 import { resolve } from 'node:path';
-import { envReader } from '../node/env';
-
-export const DEFAULT_SANDBOX_PORT = 8787;
+import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
 
 export interface SandboxConfig {
   dataDir: string;

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { envReader } from '../node/env';
+import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
 
 export interface Config {
   /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
@@ -49,8 +49,6 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
-
-export const DEFAULT_SANDBOX_PORT = 8787;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -1,3 +1,4 @@
 /** The console's data table: columns as data over TanStack Table, virtualized, fed by cursor pages. */
 export { DataTable, type DataTableProps, type DataTableSelection, type InfiniteRowsQuery } from './data-table';
 export { columnHelper, type DataTableColumn, type DataTableColumnMeta } from './features';
+export { timeColumn } from './time-column';

@@ -1,7 +1,6 @@
 /** Git connections of the enterprise: query keys and the cursor query of `gitConnections.list`. */
-import { infiniteQueryOptions } from '@tanstack/react-query';
-import { nextCursor } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 /** Connections per page. */
 export const GIT_CONNECTIONS_PAGE_SIZE = 100;
@@ -11,11 +10,9 @@ export const gitConnectionListKeys = {
 };
 
 export const gitConnectionsInfiniteQueryOptions = () =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: gitConnectionListKeys.all,
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('gitConnections.list', { query: { first: GIT_CONNECTIONS_PAGE_SIZE, after: pageParam }, signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     staleTime: 60_000,
   });

@@ -4,9 +4,8 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { GitConnection } from '@/api/git-permissions/resources';
-import { columnHelper, DataTable } from '@/components/data-table';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { RelativeTime } from '@/components/relative-time';
 import { gitConnectionsInfiniteQueryOptions } from './api';
 
 const col = columnHelper<GitConnection>();
@@ -25,13 +24,7 @@ const columns = col.columns([
     header: 'Connection id',
     meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-mono text-xs' },
   }),
-  col.accessor('created_at', {
-    header: 'Created',
-    enableSorting: true,
-    sortDescFirst: true,
-    meta: { width: '8rem' },
-    cell: ({ getValue }) => <RelativeTime value={getValue()} />,
-  }),
+  col.accessor('created_at', { header: 'Created', ...timeColumn({ width: '8rem' }) }),
 ]);
 
 export function GitConnectionsScreen() {

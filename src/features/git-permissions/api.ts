@@ -3,13 +3,7 @@
  * restore and the read-only toggle go through the console server's safe endpoints (complete read, conflict
  * check, history).
  */
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useMutation,
-  useQueryClient,
-  type InfiniteData,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import {
   GIT_REVISIONS_PAGE_SIZE,
@@ -29,6 +23,7 @@ import { nextCursor, readAllPages, type Page } from '@/api/page';
 import { applyServerErrors } from '@/components/form/server-errors';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 export const gitPermissionKeys = {
   all: ['git-permissions'] as const,
@@ -57,16 +52,14 @@ export const gitConnectionKeys = {
 export const PERMISSIONS_PAGE_SIZE = 100;
 
 export const gitPermissionsInfiniteQueryOptions = (orgId: string) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: gitPermissionKeys.infinite(orgId),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('gitPermissions.list', {
         params: { org_id: orgId },
         query: { first: PERMISSIONS_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
   });
 
 /** The complete current set and its version token, read by the console server (every page). */
@@ -106,16 +99,14 @@ export const gitRepositoriesQueryOptions = (connectionId: string, filter: string
   });
 
 export const gitRevisionsInfiniteQueryOptions = (orgId: string) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: gitPermissionKeys.revisions(orgId),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('console.gitPermissions.revisions.list', {
         params: { org_id: orgId },
         query: { first: GIT_REVISIONS_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     staleTime: 0,
   });
 

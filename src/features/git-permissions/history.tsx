@@ -10,7 +10,7 @@ import type { GitPermission } from '@/api/git-permissions/resources';
 import { diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import type { GitPermissionRevisionSummary } from '@/api/console/git-permissions';
 import { Badge, type Tone } from '@/components/badge';
-import { columnHelper, DataTable } from '@/components/data-table';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
@@ -163,8 +163,7 @@ function revisionColumns(orgId: string) {
     }),
     revisionCol.accessor('created_at', {
       header: 'When',
-      meta: { width: 'minmax(8rem,1fr)', className: 'text-xs' },
-      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
+      ...timeColumn({ sortable: false, width: 'minmax(8rem,1fr)' }),
     }),
     revisionCol.display({
       id: 'permissions',

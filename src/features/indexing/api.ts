@@ -1,8 +1,8 @@
 /** Repository indexing: query keys, the repositories list (a sandbox extension) and the bulk removal. */
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { nextCursor } from '@/api/page';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '@/lib/api-client';
 import { isApiError } from '@/lib/api-error';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 export const INDEXING_PAGE_SIZE = 100;
 
@@ -13,16 +13,14 @@ export const indexingKeys = {
 };
 
 export const repositoriesInfiniteQueryOptions = (orgId: string) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: indexingKeys.lists(orgId),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('indexing.list', {
         params: { org_id: orgId },
         query: { first: INDEXING_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     // An upstream without the listing extension answers 404 or 405: final, the screen falls back.
     retry: (count, err) => !(isApiError(err) && (err.status === 404 || err.status === 405)) && count < 2,
   });

@@ -2,18 +2,12 @@
  * Knowledge notes: query keys, query options and mutations for both scopes — the enterprise (every note) and
  * one organization (its org notes). The same screens serve both; `NoteScope` picks the operations.
  */
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useMutation,
-  useQueryClient,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { notFound } from '@tanstack/react-router';
 import type { KnowledgeNote, KnowledgeNoteBody, NoteAccessType } from '@/api/operations/knowledge';
-import { nextCursor } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import { isApiError } from '@/lib/api-error';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 export type NoteScope = { kind: 'enterprise' } | { kind: 'org'; orgId: string };
 
@@ -40,9 +34,9 @@ export const knowledgeKeys = {
 };
 
 export const notesInfiniteQueryOptions = (scope: NoteScope, filters: NoteFilters) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: knowledgeKeys.list(scope, filters),
-    queryFn: ({ pageParam, signal }) => {
+    page: (pageParam, signal) => {
       const { search, folder_path, pinned_repo, access_type } = filters;
       const page = { first: NOTES_PAGE_SIZE, after: pageParam };
       return scope.kind === 'enterprise'
@@ -56,8 +50,6 @@ export const notesInfiniteQueryOptions = (scope: NoteScope, filters: NoteFilters
             signal,
           });
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
   });
 
 export const noteQueryOptions = (scope: NoteScope, noteId: string) =>

@@ -8,11 +8,10 @@ import { useId, useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/ui/button';
-import { columnHelper, DataTable } from '@/components/data-table';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
-import { RelativeTime } from '@/components/relative-time';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
 import { KnowledgeLink } from './note-links';
@@ -103,13 +102,7 @@ function noteColumns(scope: NoteScope) {
       meta: { width: '5.5rem' },
       cell: ({ getValue }) => <EnabledBadge enabled={getValue()} />,
     }),
-    col.accessor('updated_at', {
-      header: 'Updated',
-      enableSorting: true,
-      sortDescFirst: true,
-      meta: { width: '6.5rem' },
-      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
-    }),
+    col.accessor('updated_at', { header: 'Updated', ...timeColumn() }),
   ]);
 }
 

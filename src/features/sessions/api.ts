@@ -1,16 +1,10 @@
 /** Sessions: query keys, query options and mutations. Mutations update their own session's caches only. */
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useMutation,
-  useQueryClient,
-  type InfiniteData,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { CreateSessionBody, Session } from '@/api/operations/sessions';
-import { nextCursor, type Page } from '@/api/page';
+import type { Page } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import type { SessionListFilters } from './filters';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 /** Rows per page of the sessions lists; messages per page of a thread. */
 export const SESSIONS_PAGE_SIZE = 100;
@@ -51,12 +45,10 @@ export function fetchSessionsPage(
  * and the scroll position.
  */
 export const sessionsInfiniteQueryOptions = (scope: SessionScope, filters: SessionListFilters) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: sessionKeys.list(scope, filters),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       fetchSessionsPage(scope, { ...filters, first: SESSIONS_PAGE_SIZE, after: pageParam }, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
   });
@@ -69,16 +61,14 @@ export const sessionQueryOptions = (orgId: string, sessionId: string) =>
   });
 
 export const messagesInfiniteQueryOptions = (orgId: string, sessionId: string) =>
-  infiniteQueryOptions({
+  cursorInfiniteQueryOptions({
     queryKey: sessionKeys.messages(orgId, sessionId),
-    queryFn: ({ pageParam, signal }) =>
+    page: (pageParam, signal) =>
       apiCall('sessions.messages.list', {
         params: { org_id: orgId, agent_id: sessionId },
         query: { first: MESSAGES_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
     staleTime: 5_000,
   });
 

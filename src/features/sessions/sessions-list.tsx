@@ -8,9 +8,8 @@ import { ExternalLink, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { columnHelper, DataTable } from '@/components/data-table';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { RelativeTime } from '@/components/relative-time';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
@@ -114,20 +113,8 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
       meta: { width: '5.5rem', className: 'truncate text-xs' },
       cell: ({ getValue }) => getValue() || '—',
     }),
-    col.accessor('created_at', {
-      header: 'Created',
-      enableSorting: true,
-      sortDescFirst: true,
-      meta: { width: '6.5rem', className: 'text-xs' },
-      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
-    }),
-    col.accessor('updated_at', {
-      header: 'Updated',
-      enableSorting: true,
-      sortDescFirst: true,
-      meta: { width: '6.5rem', className: 'text-xs' },
-      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
-    }),
+    col.accessor('created_at', { header: 'Created', ...timeColumn() }),
+    col.accessor('updated_at', { header: 'Updated', ...timeColumn() }),
     col.accessor('acus_consumed', {
       header: 'ACUs',
       enableSorting: true,

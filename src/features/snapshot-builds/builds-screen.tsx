@@ -12,7 +12,7 @@ import {
   type SnapshotBuildStatus,
 } from '@/api/operations/snapshot-builds';
 import { Badge, type Tone } from '@/components/badge';
-import { columnHelper, DataTable } from '@/components/data-table';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
@@ -99,13 +99,7 @@ function buildColumns(activeId: string | undefined) {
         </>
       ),
     }),
-    col.accessor('created_at', {
-      header: 'Created',
-      enableSorting: true,
-      sortDescFirst: true,
-      meta: { width: '8rem' },
-      cell: ({ getValue }) => <RelativeTime value={getValue()} />,
-    }),
+    col.accessor('created_at', { header: 'Created', ...timeColumn({ width: '8rem' }) }),
     col.accessor((b) => b.started_at ?? undefined, {
       id: 'started_at',
       header: 'Started',

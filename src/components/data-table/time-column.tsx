@@ -1,0 +1,15 @@
+/** The column every list has: a Unix-seconds time shown relative, exact on hover, newest first when sorted. */
+import { RelativeTime } from '@/components/relative-time';
+
+/**
+ * Spread into an accessor of a Unix-seconds field: `col.accessor('created_at', { header: 'Created',
+ * ...timeColumn() })`. `sortable: false` when the API cannot sort by it.
+ */
+export function timeColumn({ sortable = true, width = '6.5rem' }: { sortable?: boolean; width?: string } = {}) {
+  return {
+    enableSorting: sortable,
+    sortDescFirst: true,
+    meta: { width, className: 'text-xs' },
+    cell: ({ getValue }: { getValue: () => number | null | undefined }) => <RelativeTime value={getValue()} />,
+  };
+}
