@@ -39,6 +39,38 @@ test('switching organization changes the URL, and a deep link survives a reload'
   await expect(page.getByRole('button', { name: 'Switch organization' })).toHaveText(/Payments Core/);
 });
 
+test('the organization switcher works with the keyboard alone and names the last organization on enterprise pages', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('table', { name: 'Organizations' }).getByRole('link', { name: 'Platform Engineering' }).click();
+  await expect(page.getByRole('heading', { name: 'Platform Engineering' })).toBeVisible();
+  const switcher = page.getByRole('button', { name: 'Switch organization' });
+  await switcher.focus();
+  await page.keyboard.press('ArrowDown');
+  const search = page.getByRole('textbox', { name: 'Search organizations' });
+  await expect(search).toBeFocused();
+  await page.keyboard.type('pay');
+  // The active option follows the arrow keys (aria-activedescendant), Enter chooses it.
+  const activeId = await search.getAttribute('aria-activedescendant');
+  await expect(page.locator(`[id="${activeId}"]`)).toContainText('Payments Core');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payments Core' })).toBeVisible();
+  await expect(switcher).toBeFocused();
+
+  // Escape closes the menu and returns focus to the button.
+  await page.keyboard.press('ArrowDown');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Escape');
+  await expect(search).toBeHidden();
+  await expect(switcher).toBeFocused();
+
+  // An enterprise page: the switcher names the organization the links below it lead to.
+  await page.goto('/audit-logs');
+  await expect(switcher).toHaveText(/Payments Core/);
+});
+
 test('an unknown organization or page shows a not-found view, not a crash', async ({ page }) => {
   await page.goto('/orgs/org-doesnotexist');
   await expect(page.getByRole('heading', { name: 'Organization not found' })).toBeVisible();
