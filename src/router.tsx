@@ -1,5 +1,6 @@
 /** The router, with the query client in its context. */
 import { createRouter } from '@tanstack/react-router';
+import { parseSearch, stringifySearch } from '@/lib/search-params';
 import type { QueryClient } from '@tanstack/react-query';
 import { Spinner } from '@/components/page-header';
 import { NotFound } from '@/app/shell/route-error';
@@ -9,6 +10,8 @@ export function createAppRouter(queryClient: QueryClient) {
   return createRouter({
     routeTree,
     context: { queryClient },
+    parseSearch,
+    stringifySearch,
     defaultPreload: 'intent',
     // Queries own freshness; the router should not cache loader results on top.
     defaultPreloadStaleTime: 0,

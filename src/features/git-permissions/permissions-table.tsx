@@ -20,6 +20,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type ToggleVariables } from './api';
+import { useDebouncedInput } from '@/lib/debounce';
 import {
   ClearAllButton,
   connectionLabel,
@@ -158,7 +159,9 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
     select: (m) => (m.state.variables as { id: string } | undefined)?.id,
   });
   const setSearch = (patch: Partial<TableSearch>) =>
-    void navigate({ search: (prev: TableSearch) => ({ ...prev, ...patch }), replace: true });
+    void navigate({ search: (prev: TableSearch) => ({ ...prev, ...patch }) });
+  // Each filter change is a step of the history (Back returns to it); typing commits after a pause.
+  const [filterText, setFilterText] = useDebouncedInput(search.q, (q) => setSearch({ q }));
 
   const { mutate } = toggle;
   const columns = useMemo(
@@ -197,7 +200,6 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
           sort: (s?.id ?? prev.sort) as SortKey,
           dir: s?.desc ? 'desc' : 'asc',
         }),
-        replace: true,
       });
     },
     [navigate],
@@ -232,8 +234,8 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
           type="search"
           aria-label="Filter permissions"
           placeholder="Filter by path, group or connection"
-          value={search.q}
-          onChange={(e) => setSearch({ q: e.target.value })}
+          value={filterText}
+          onChange={(e) => setFilterText(e.target.value)}
         />
         <div className="flex items-center gap-2 text-sm">
           <label htmlFor={accessId}>Access</label>

@@ -21,8 +21,8 @@ export const repositoriesInfiniteQueryOptions = (orgId: string) =>
         query: { first: INDEXING_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    // An upstream without the listing extension answers 404 or 405: final, the screen falls back.
-    retry: (count, err) => !(isApiError(err) && (err.status === 404 || err.status === 405)) && count < 2,
+    // 4xx answers are final (the query client's default): a 403 shows the missing permission at once, and an
+    // upstream without the listing extension (404 or 405) falls back to typed paths at once.
   });
 
 /** True when the upstream does not offer the listing (the spec does not define it). */

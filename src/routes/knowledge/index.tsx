@@ -17,7 +17,7 @@ export const Route = createFileRoute('/knowledge/')({
       <NotesScreen
         scope={scope}
         filters={cleanFilters(search)}
-        onFiltersChange={(next) => void navigate({ search: cleanFilters(next), replace: true })}
+        onFiltersChange={(next) => void navigate({ search: cleanFilters(next) })}
       />
     );
   },

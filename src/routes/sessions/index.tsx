@@ -25,9 +25,7 @@ export const Route = createFileRoute('/sessions/')({
         description="Agent sessions across the organizations of the enterprise, newest first, updating live."
         search={search}
         organizations={organizations}
-        onSearchChange={(patch) =>
-          void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })
-        }
+        onSearchChange={(patch) => void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }) })}
         onClearSearch={() => void navigate({ search: {} })}
       />
     );

@@ -25,9 +25,7 @@ export const Route = createFileRoute('/orgs/$orgId/knowledge/')({
         scope={{ kind: 'org', orgId }}
         subtitle={org.data?.name}
         filters={cleanFilters(search)}
-        onFiltersChange={(next) =>
-          void navigate({ search: cleanFilters({ ...next, access_type: undefined }), replace: true })
-        }
+        onFiltersChange={(next) => void navigate({ search: cleanFilters({ ...next, access_type: undefined }) })}
       />
     );
   },

@@ -23,9 +23,7 @@ export const Route = createFileRoute('/orgs/$orgId/sessions/')({
         title="Sessions"
         description={org.data ? `Agent sessions of ${org.data.name}, newest first, updating live.` : undefined}
         search={{ ...search, org_ids: undefined }}
-        onSearchChange={(patch) =>
-          void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }), replace: true })
-        }
+        onSearchChange={(patch) => void navigate({ search: (prev: SessionSearch) => ({ ...prev, ...patch }) })}
         onClearSearch={() => void navigate({ search: {} })}
       />
     );

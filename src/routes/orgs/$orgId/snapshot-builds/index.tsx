@@ -35,7 +35,7 @@ export const Route = createFileRoute('/orgs/$orgId/snapshot-builds/')({
         orgId={orgId}
         orgName={org.data?.name}
         filters={filtersOf(search)}
-        onFiltersChange={(next) => void navigate({ search: filtersOf(next), replace: true })}
+        onFiltersChange={(next) => void navigate({ search: filtersOf(next) })}
       />
     );
   },
