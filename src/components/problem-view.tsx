@@ -1,5 +1,6 @@
 /** Shows an API error where the admin acted: what went wrong and what to do, by status. */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useFocusOnPageChange, usePageTitle } from '@/lib/page-title';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { Button } from './ui/button';
 
@@ -67,16 +68,19 @@ export function ProblemView({
   onRetry,
   children,
   compact,
+  page,
 }: {
   error: unknown;
   onRetry?: () => void;
   children?: ReactNode;
   compact?: boolean;
+  /** The error is the whole page: its title is the page's heading (and the tab's title). */
+  page?: boolean;
 }) {
   const { title, detail, hint } = describeError(error);
   return (
     <div role="alert" className={`rounded-lg border border-danger/40 bg-danger/5 ${compact ? 'p-3' : 'p-4'} text-sm`}>
-      <p className="font-semibold text-danger">{title}</p>
+      {page ? <PageHeading title={title} /> : <p className="font-semibold text-danger">{title}</p>}
       <p className="mt-1 break-words text-fg">{detail}</p>
       {hint && <p className="mt-1 text-muted">{hint}</p>}
       {(onRetry || children) && (
@@ -90,5 +94,16 @@ export function ProblemView({
         </div>
       )}
     </div>
+  );
+}
+
+function PageHeading({ title }: { title: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  usePageTitle(title);
+  useFocusOnPageChange(heading);
+  return (
+    <h1 ref={heading} tabIndex={-1} className="text-base font-semibold text-danger outline-none">
+      {title}
+    </h1>
   );
 }

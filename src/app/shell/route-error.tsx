@@ -1,7 +1,8 @@
 /** The route error view (with retry) and the not-found page. */
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useFocusOnPageChange, usePageTitle } from '@/lib/page-title';
 import { ProblemView } from '@/components/problem-view';
 
 export function RouteError({ error, reset }: ErrorComponentProps) {
@@ -13,6 +14,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
   return (
     <div className="mx-auto max-w-2xl py-8">
       <ProblemView
+        page
         error={error}
         onRetry={() => {
           reset();
@@ -31,10 +33,15 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
 }
 
 export function NotFound({ what }: { what?: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  usePageTitle(what ?? 'Page not found');
+  useFocusOnPageChange(heading);
   return (
     <div className="mx-auto max-w-2xl py-16 text-center">
       <p className="text-sm font-semibold text-accent">404</p>
-      <h1 className="mt-2 text-2xl font-semibold">{what ?? 'Page not found'}</h1>
+      <h1 ref={heading} tabIndex={-1} className="mt-2 text-2xl font-semibold outline-none">
+        {what ?? 'Page not found'}
+      </h1>
       <p className="mt-2 text-sm text-muted">The link may be old, or the item may have been removed.</p>
       <Link to="/" className="mt-6 inline-block text-sm font-medium text-accent hover:underline">
         Go to the overview

@@ -1,0 +1,105 @@
+/**
+ * The accessibility sweep: axe-core on every screen, in the light and dark themes and at 390 px wide. A
+ * serious or critical violation fails the test, naming the screen, the rule and the first nodes. Each mode
+ * is one test that walks every route in one page (axe is injected once, before any page script runs).
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+async function ids(request: APIRequestContext) {
+  const json = async (path: string) =>
+    (await (await request.get(path)).json()) as { items: Array<Record<string, string>> };
+  const orgId = (await json('/api/v3/enterprise/organizations?first=1')).items[0]!.org_id!;
+  const sessionId = (await json(`/api/v3/organizations/${orgId}/sessions?first=1`)).items[0]!.session_id!;
+  const noteId = (await json(`/api/v3/organizations/${orgId}/knowledge/notes?first=1`)).items[0]?.note_id;
+  const enterpriseNoteId = (await json('/api/v3/enterprise/knowledge/notes?first=1')).items[0]?.note_id;
+  return { orgId, sessionId, noteId, enterpriseNoteId };
+}
+
+function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
+  const org = `/orgs/${x.orgId}`;
+  const list: Array<[string, string]> = [
+    ['Organizations', '/'],
+    ['Organization overview', org],
+    ['Sessions', `${org}/sessions`],
+    ['New session', `${org}/sessions/new`],
+    ['Session', `${org}/sessions/${x.sessionId}`],
+    ['Enterprise sessions', '/sessions'],
+    ['Notes', `${org}/knowledge`],
+    ['New note', `${org}/knowledge/new`],
+    ['Enterprise notes', '/knowledge'],
+    ['New enterprise note', '/knowledge/new'],
+    ['Git permissions', `${org}/git-permissions`],
+    ['Git permissions editor', `${org}/git-permissions/edit`],
+    ['Git permission history', `${org}/git-permissions/history`],
+    ['Indexing', `${org}/indexing`],
+    ['Snapshot builds', `${org}/snapshot-builds`],
+    ['Audit logs', '/audit-logs'],
+    ['Git connections', '/git-connections'],
+    ['Not found', '/no/such/page'],
+  ];
+  if (x.noteId) list.push(['Note', `${org}/knowledge/${x.noteId}`], ['Edit note', `${org}/knowledge/${x.noteId}/edit`]);
+  if (x.enterpriseNoteId) list.push(['Enterprise note', `/knowledge/${x.enterpriseNoteId}`]);
+  return list;
+}
+
+async function sweep(page: Page, request: APIRequestContext) {
+  await page.addInitScript(axeSource);
+  const found: string[] = [];
+  for (const [name, path] of routes(await ids(request))) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Let the screen's first data arrive (the sweep checks what the admin sees, not a skeleton).
+    await page.waitForLoadState('networkidle');
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }
+      ).axe;
+      const result = await axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
+      }));
+    });
+    for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+      found.push(
+        `${name} (${path}): ${v.id} [${v.impact}] ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+      );
+    }
+  }
+  expect(found, 'serious or critical axe violations').toEqual([]);
+}
+
+test.describe('axe finds no serious or critical violation on any screen', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('light theme', async ({ page, request }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await sweep(page, request);
+  });
+
+  test('dark theme', async ({ page, request }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await sweep(page, request);
+  });
+
+  test('390 px wide', async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await sweep(page, request);
+  });
+});
