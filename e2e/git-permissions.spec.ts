@@ -55,7 +55,7 @@ test('edits a set of more than 100 permissions (several pages) and loses nothing
   await page.getByLabel('Read-only, row 1', { exact: true }).click();
   await page.getByRole('button', { name: 'Remove row 2', exact: true }).click();
   await page.getByRole('searchbox', { name: 'Search repositories' }).fill('ledger');
-  const addButton = page.getByRole('listbox', { name: 'Repositories' }).getByRole('button', { name: /^Add / }).first();
+  const addButton = page.getByRole('list', { name: 'Repositories' }).getByRole('button', { name: /^Add / }).first();
   await expect(addButton).toHaveAttribute('aria-label', /ledger/);
   const addedPath = ((await addButton.getAttribute('aria-label')) ?? '').replace(/^Add /, '');
   await addButton.click();

@@ -238,7 +238,6 @@ function RepositoryPicker({
         <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
       ) : (
         <ul
-          role="listbox"
           aria-label="Repositories"
           className="max-h-44 divide-y divide-line/60 overflow-auto rounded-md border border-line"
         >
@@ -252,8 +251,6 @@ function RepositoryPicker({
             return (
               <li
                 key={r.provider_repository_id}
-                role="option"
-                aria-selected={already}
                 className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm"
               >
                 <span className="min-w-0">

@@ -31,10 +31,19 @@ export function DoneView({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+        <Link
+          to="/orgs/$orgId/git-permissions"
+          params={{ orgId }}
+          search={{}}
+          className="text-accent underline underline-offset-2 hover:no-underline"
+        >
           View permissions
         </Link>
-        <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} className="text-accent hover:underline">
+        <Link
+          to="/orgs/$orgId/git-permissions/history"
+          params={{ orgId }}
+          className="text-accent underline underline-offset-2 hover:no-underline"
+        >
           View history
         </Link>
         <Button size="sm" onClick={() => onKeepEditing({ items: result.items, version: result.version })}>

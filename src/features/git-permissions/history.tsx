@@ -378,7 +378,7 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
               to="/orgs/$orgId/git-permissions/history"
               params={{ orgId }}
               search={{}}
-              className="text-accent hover:underline"
+              className="text-accent underline underline-offset-2 hover:no-underline"
             >
               All revisions
             </Link>

@@ -284,7 +284,7 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
                     <Link
                       to="/orgs/$orgId/git-permissions/edit"
                       params={{ orgId }}
-                      className="text-accent hover:underline"
+                      className="text-accent underline underline-offset-2 hover:no-underline"
                     >
                       Add some in the bulk editor
                     </Link>

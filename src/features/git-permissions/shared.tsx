@@ -189,7 +189,12 @@ export function DiffView({
 /** The way back from the editor and the history to the permissions table. */
 export function BackToList({ orgId }: { orgId: string }) {
   return (
-    <Link to="/orgs/$orgId/git-permissions" params={{ orgId }} search={{}} className="text-accent hover:underline">
+    <Link
+      to="/orgs/$orgId/git-permissions"
+      params={{ orgId }}
+      search={{}}
+      className="text-accent underline underline-offset-2 hover:no-underline"
+    >
       Back to the list
     </Link>
   );

@@ -25,7 +25,7 @@ export function NoteView({ scope, noteId }: { scope: NoteScope; noteId: string }
       <KnowledgeLink
         scope={scope}
         target="list"
-        className="mb-3 inline-flex items-center gap-1 text-sm text-accent hover:underline"
+        className="mb-3 inline-flex items-center gap-1 text-sm text-accent underline underline-offset-2 hover:no-underline"
       >
         <ArrowLeft className="size-4" aria-hidden /> All notes
       </KnowledgeLink>

@@ -7,7 +7,7 @@ import { Pin, Plus, X } from 'lucide-react';
 import { useId, useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
-import { Button } from '@/components/ui/button';
+import { Button, buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
@@ -60,7 +60,7 @@ function noteColumns(scope: NoteScope) {
             scope={scope}
             target="view"
             noteId={n.note_id}
-            className="font-medium text-accent hover:underline"
+            className="font-medium text-accent underline underline-offset-2 hover:no-underline"
           >
             {n.name}
           </KnowledgeLink>
@@ -128,11 +128,7 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
             : `The notes of ${subtitle ?? 'this organization'}. Enterprise notes are managed in the enterprise list.`
         }
         actions={
-          <KnowledgeLink
-            scope={scope}
-            target="new"
-            className="inline-flex h-9 items-center gap-1.5 rounded-md bg-accent px-3.5 text-sm font-medium text-white hover:bg-accent-strong"
-          >
+          <KnowledgeLink scope={scope} target="new" className={buttonClass({ variant: 'primary' })}>
             <Plus className="size-4" aria-hidden /> New note
           </KnowledgeLink>
         }

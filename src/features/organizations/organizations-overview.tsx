@@ -81,7 +81,7 @@ export function OrganizationsOverview() {
                           to="/orgs/$orgId"
                           params={{ orgId: o.org_id }}
                           onClick={() => rememberOrg(o.org_id)}
-                          className="font-medium text-accent hover:underline"
+                          className="font-medium text-accent underline underline-offset-2 hover:no-underline"
                         >
                           {o.name}
                         </Link>

@@ -51,7 +51,7 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to="/orgs/$orgId/sessions" params={{ orgId }} className="text-accent hover:underline">
+        <Link to="/orgs/$orgId/sessions" params={{ orgId }} className="text-accent underline underline-offset-2 hover:no-underline">
           ← Sessions
         </Link>
       </p>
@@ -196,7 +196,7 @@ function SessionLink({ orgId, id }: { orgId: string; id: string }) {
     <Link
       to="/orgs/$orgId/sessions/$sessionId"
       params={{ orgId, sessionId: id }}
-      className="font-mono text-xs text-accent hover:underline"
+      className="font-mono text-xs text-accent underline underline-offset-2 hover:no-underline"
     >
       {id}
     </Link>
@@ -220,7 +220,7 @@ function SessionFields({ session: s }: { session: Session }) {
           <span className="font-mono text-xs">{s.session_id}</span>
         </Row>
         <Row label="URL">
-          <a href={s.url} target="_blank" rel="noreferrer" className="break-all text-accent hover:underline">
+          <a href={s.url} target="_blank" rel="noreferrer" className="break-all text-accent underline underline-offset-2 hover:no-underline">
             {s.url}
             <ExternalLink className="ml-1 inline size-3 align-baseline" aria-hidden />
           </a>
@@ -273,7 +273,7 @@ function SessionFields({ session: s }: { session: Session }) {
                     href={pr.pr_url}
                     target="_blank"
                     rel="noreferrer"
-                    className="break-all text-accent hover:underline"
+                    className="break-all text-accent underline underline-offset-2 hover:no-underline"
                   >
                     {pr.pr_url.replace(/^https?:\/\//, '')}
                     <ExternalLink className="ml-1 inline size-3 align-baseline" aria-hidden />

@@ -19,6 +19,7 @@ import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { SessionFilters } from './session-filters';
 import { SessionStatusBadge } from './status-badge';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
+import { Button, buttonClass } from '@/components/ui/button';
 
 export interface SessionsListProps {
   /** An organization id, or `enterprise` for every organization. */
@@ -82,7 +83,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
           <Link
             to="/orgs/$orgId/sessions/$sessionId"
             params={{ orgId: s.org_id, sessionId: s.session_id }}
-            className="block truncate font-medium text-accent hover:underline"
+            className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
             title={getValue()}
             data-row-link
           >
@@ -136,7 +137,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
                   href={pr.pr_url}
                   target="_blank"
                   rel="noreferrer"
-                  className="inline-flex items-center gap-0.5 text-accent hover:underline"
+                  className="inline-flex items-center gap-0.5 text-accent underline underline-offset-2 hover:no-underline"
                   title={`${pr.pr_url}${pr.pr_state ? ` (${pr.pr_state})` : ''}`}
                 >
                   {prNumber(pr.pr_url)}
@@ -190,18 +191,17 @@ export function SessionsList(props: SessionsListProps) {
             <RefreshIntervalSelect />
             {!enterprise &&
               (canCreate === false ? (
-                <span
-                  className="inline-flex h-9 cursor-not-allowed items-center gap-1.5 rounded-md bg-accent/50 px-3.5 text-sm font-medium text-white"
-                  title={missingPermissionTitle('UseAgentSessions', canCreate)}
-                  aria-disabled="true"
-                >
-                  <Plus className="size-4" aria-hidden /> New session
+                <span className="flex items-center gap-2">
+                  <Button variant="primary" disabled>
+                    <Plus className="size-4" aria-hidden /> New session
+                  </Button>
+                  <span className="text-xs text-muted">{missingPermissionTitle('UseAgentSessions', canCreate)}</span>
                 </span>
               ) : (
                 <Link
                   to="/orgs/$orgId/sessions/new"
                   params={{ orgId: scope }}
-                  className="inline-flex h-9 items-center gap-1.5 rounded-md bg-accent px-3.5 text-sm font-medium text-white hover:bg-accent-strong"
+                  className={buttonClass({ variant: 'primary' })}
                 >
                   <Plus className="size-4" aria-hidden /> New session
                 </Link>
