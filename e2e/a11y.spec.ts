@@ -60,8 +60,13 @@ async function sweep(page: Page, request: APIRequestContext) {
   for (const [name, path] of routes(await ids(request))) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    // Let the screen's first data arrive (the sweep checks what the admin sees, not a skeleton).
-    await page.waitForLoadState('networkidle');
+    // Let the screen's first data arrive (the sweep checks what the admin sees, not a spinner). Not
+    // `networkidle`: live screens poll.
+    await page
+      .waitForFunction(() => !document.querySelector('.animate-spin, .animate-pulse, [aria-busy="true"]'), null, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
     const violations = await page.evaluate(async () => {
       const axe = (
         window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }
