@@ -21,7 +21,7 @@ export function SessionStatusBadge({ status, detail }: { status: string; detail?
     <Badge tone={tone} title={detail ? `${status}: ${words(detail)}` : status} className="max-w-full">
       {live && <span className="size-1.5 shrink-0 animate-pulse rounded-full bg-current" aria-hidden />}
       <span data-testid="session-status">{status}</span>
-      {detail && <span className="truncate font-normal opacity-80">· {words(detail)}</span>}
+      {detail && <span className="truncate font-normal">· {words(detail)}</span>}
     </Badge>
   );
 }
