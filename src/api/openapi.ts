@@ -45,6 +45,7 @@ export function buildOpenApiDocument(): JsonSchema {
       'x-permission': op.permission,
       'x-scope': op.scope,
       ...(op.extension ? { 'x-extension': true } : {}),
+      ...(op.aliases?.length ? { 'x-aliases': op.aliases } : {}),
       parameters: parameters(op),
       responses: {
         [status]:

@@ -37,6 +37,8 @@ export const CHOSEN_PERMISSIONS = [
   'ViewAccountAuditLogs',
   /** Read an organization's audit log. */
   'ViewOrgAuditLogs',
+  /** Read the enterprise's members: users, IdP-derived users and roles (the spec shows no permission for them). */
+  'ViewAccountMembership',
 ] as const;
 
 export const PERMISSIONS = [...SPEC_PERMISSIONS, ...CHOSEN_PERMISSIONS] as const;
@@ -44,6 +46,19 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** Read-only permissions: what a viewer role holds. */
 export const READ_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p.startsWith('View'));
+
+const PERMISSION_SET: ReadonlySet<string> = new Set(PERMISSIONS);
+
+/** True for a permission name this contract knows (role data may carry others). */
+export function isPermission(name: string): name is Permission {
+  return PERMISSION_SET.has(name);
+}
+
+/**
+ * The service-user-management permissions (spec, Authentication 5: "the ManageServiceUsers permissions can
+ * never be granted"): a role holding either one cannot be given to a service user through the API.
+ */
+export const SERVICE_USER_MANAGEMENT_PERMISSIONS = ['ManageAccountServiceUsers', 'ManageOrgServiceUsers'] as const;
 
 /**
  * A pseudo-permission for operations any valid credential may call (e.g. `GET /v3/self`).

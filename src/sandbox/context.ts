@@ -2,18 +2,37 @@
 import type { z } from 'zod';
 import type { OperationId, Operations } from '../api/operations';
 import type { ParsedBodyOf, ParsedQueryOf, ResponseOf } from '../api/operations/define';
+import type { RoleAssignment } from '../api/operations/members';
 import type { Permission } from '../api/permissions';
 import type { Db, Migration } from '../node/db';
 import type { Rng } from './random';
 
+/** The caller: a service user, as its credential's store rows say at the time of the request. */
 export interface Principal {
   credential: string;
   principal_type: 'service_user';
   service_user_id: string;
   service_user_name: string;
-  /** The organization a credential is limited to, or null for an enterprise credential. */
+  /** The organization the service user was created in (its organization's route), or null for the enterprise's. */
   org_id: string | null;
+  /** Every permission the credential holds, at any level (see `enterprisePermissions` and `orgPermissions`). */
   permissions: ReadonlySet<Permission>;
+  /** Permissions of enterprise-wide role assignments: they hold on every path. */
+  enterprisePermissions: ReadonlySet<Permission>;
+  /** Permissions of organization-level role assignments, by organization: they hold on that organization's paths. */
+  orgPermissions: ReadonlyMap<string, ReadonlySet<Permission>>;
+  /** The credential's role assignments, each role with its permission names. */
+  role_assignments: readonly RoleAssignment[];
+}
+
+/**
+ * What the principal holds at one level: enterprise-wide permissions, plus — for an organization (`orgId`) — its
+ * assignments in that organization. `orgId` null asks for the enterprise level.
+ */
+export function heldAt(principal: Principal, orgId: string | null): ReadonlySet<Permission> {
+  const inOrg = orgId === null ? undefined : principal.orgPermissions.get(orgId);
+  if (!inOrg || inOrg.size === 0) return principal.enterprisePermissions;
+  return new Set([...principal.enterprisePermissions, ...inOrg]);
 }
 
 export interface AuditInput {
@@ -76,6 +95,11 @@ export interface SandboxModule {
   migrations: Migration[];
   /** Runs once, on an empty store, after every module's migrations; modules seed in registry order. */
   seed?(ctx: SeedContext): void;
+  /**
+   * Runs at every start, after seeding: brings a store seeded by an earlier version up to what this module needs
+   * (say, its tables were added since), and keeps what must follow the code (built-in roles) in step with it.
+   */
+  ensure?(ctx: SeedContext): void;
   handlers: HandlerMap;
   /** Starts background work (e.g. the session simulation); returns a stop function. */
   start?(ctx: SandboxContext): () => void;

@@ -13,8 +13,8 @@ import { checkJsonBounds } from '../api/bounds';
 import { BodyTooLarge, readTextCapped } from '../node/read-body';
 import { authenticate } from './credentials';
 import { CURSOR_ERROR, readCursor } from './cursor';
-import type { Handler, HandlerMap, SandboxContext } from './context';
-import { isReply } from './context';
+import type { Handler, HandlerMap, Principal, SandboxContext } from './context';
+import { heldAt, isReply } from './context';
 import type { RateLimiter } from './rate-limit';
 import {
   HttpProblem,
@@ -106,10 +106,35 @@ async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
   return value;
 }
 
+/**
+ * The level-aware permission check. An enterprise-scope operation needs the permission enterprise-wide; an
+ * organization-scope one needs it enterprise-wide or through an assignment in the organization of its path. The
+ * refusal names the permission, the level and, for an organization, where the credential does hold it.
+ */
+function permissionRefusal(
+  op: OperationDef,
+  principal: Principal,
+  orgId: string | undefined,
+): { detail: string; extra: ProblemExtra } | null {
+  const permission = op.permission as Exclude<OperationDef['permission'], 'AnyCredential'>;
+  const atOrg = op.scope === 'organization' && orgId !== undefined ? orgId : null;
+  if (heldAt(principal, atOrg).has(permission)) return null;
+  const heldIn = [...principal.orgPermissions].filter(([, perms]) => perms.has(permission)).map(([org]) => org);
+  const where = atOrg === null ? '' : ` on organization ${atOrg}`;
+  const elsewhere =
+    heldIn.length > 0
+      ? `; the credential holds it only on organization${heldIn.length > 1 ? 's' : ''} ${heldIn.join(', ')}`
+      : '';
+  return {
+    detail: `This operation requires the ${permission} permission (${op.scope} level)${where}, which the credential's role does not hold${atOrg === null ? '' : ' there'}${elsewhere}`,
+    extra: { permission, level: op.scope, ...(atOrg === null ? {} : { org_id: atOrg }) },
+  };
+}
+
 function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: DispatcherOptions) {
   const { ctx, rateLimiter } = opts;
   return async (c: Context): Promise<Response> => {
-    const auth = authenticate(c.req.header('authorization'));
+    const auth = authenticate(ctx.db, c.req.header('authorization'), ctx.now());
     if (!auth.ok) {
       return reply(c, 401, auth.detail, {}, { 'www-authenticate': 'Bearer' });
     }
@@ -126,13 +151,9 @@ function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: Dis
         },
       );
     }
-    if (op.permission !== 'AnyCredential' && !principal.permissions.has(op.permission)) {
-      return reply(
-        c,
-        403,
-        `This operation requires the ${op.permission} permission (${op.scope} level), which the credential's role does not hold`,
-        { permission: op.permission },
-      );
+    if (op.permission !== 'AnyCredential') {
+      const refusal = permissionRefusal(op, principal, c.req.param('org_id'));
+      if (refusal) return reply(c, 403, refusal.detail, refusal.extra);
     }
     try {
       const rawParams = c.req.param() as Record<string, string>;
@@ -184,10 +205,13 @@ export function createDispatcher(opts: DispatcherOptions): Hono {
   for (const op of opts.operations ?? operationList) {
     const handler = opts.handlers[op.id as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`the sandbox has no handler for operation ${op.id}`);
-    app.on(op.method, honoPath(op.path), runOperation(op, handler, opts));
-    const list = methodsByPath.get(op.path) ?? [];
-    list.push(op.method);
-    methodsByPath.set(op.path, list);
+    const run = runOperation(op, handler, opts);
+    for (const path of [op.path, ...(op.aliases ?? [])]) {
+      app.on(op.method, honoPath(path), run);
+      const list = methodsByPath.get(path) ?? [];
+      list.push(op.method);
+      methodsByPath.set(path, list);
+    }
   }
   for (const [path, methods] of methodsByPath) {
     app.all(honoPath(path), (c) =>

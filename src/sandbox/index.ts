@@ -83,6 +83,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       db.prepare(`INSERT INTO sandbox_meta (key, value) VALUES ('seeded_at', ?)`).run(String(ctx.now()));
     })();
   }
+  db.transaction(() => {
+    for (const m of sandboxModules) {
+      m.ensure?.({ ...ctx, rng: createRng(seedFor(m.name)), orgIds: () => listOrgIds(db) });
+    }
+  })();
 
   const handlers: HandlerMap = Object.assign({}, ...sandboxModules.map((m) => m.handlers));
   const app = createDispatcher({

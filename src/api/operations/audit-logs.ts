@@ -34,6 +34,16 @@ export const KNOWN_AUDIT_ACTIONS = [
   'create_secret',
   'delete_secret',
   'remove_repository_indexing',
+  'invite_users',
+  'update_user_role',
+  'delete_user',
+  'assign_org_user_role',
+  'update_org_user_role',
+  'remove_org_user',
+  'create_service_user',
+  'delete_service_user',
+  'create_idp_groups',
+  'delete_idp_group',
 ] as const;
 
 /** `order`: newest first by default (spec: `asc` or `desc`, default `desc`). */

@@ -13,6 +13,12 @@ export interface OperationDef {
   readonly method: HttpMethod;
   /** The API path with `{name}` placeholders, starting at the version segment: `/v3/...` or `/v3beta1/...`. */
   readonly path: string;
+  /**
+   * Further paths the sandbox answers for the same operation, e.g. the `/v3beta1/` path of a group the spec says
+   * was promoted to `/v3/`. Clients call `path`; the endpoint map leaves aliases out, the OpenAPI document lists
+   * them as `x-aliases` of the operation.
+   */
+  readonly aliases?: readonly string[];
   readonly permission: RequiredPermission;
   readonly scope: 'enterprise' | 'organization';
   readonly summary: string;

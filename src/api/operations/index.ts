@@ -4,9 +4,12 @@
 import { auditLogOperations } from './audit-logs';
 import type { OperationDef } from './define';
 import { gitPermissionOperations } from './git-permissions';
+import { idpGroupOperations } from './idp-groups';
 import { indexingOperations } from './indexing';
 import { knowledgeOperations } from './knowledge';
+import { memberOperations } from './members';
 import { organizationOperations } from './organizations';
+import { serviceUserOperations } from './service-users';
 import { sessionOperations } from './sessions';
 import { snapshotBuildOperations } from './snapshot-builds';
 
@@ -18,6 +21,9 @@ export const operations = {
   ...indexingOperations,
   ...snapshotBuildOperations,
   ...auditLogOperations,
+  ...memberOperations,
+  ...serviceUserOperations,
+  ...idpGroupOperations,
 } as const;
 
 export type Operations = typeof operations;

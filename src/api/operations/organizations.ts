@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OrgId, PageQuery, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
+import { RoleAssignment } from './members';
 
 export const Organization = z.looseObject({
   org_id: z.string(),
@@ -19,8 +20,16 @@ export const Self = z.looseObject({
   service_user_id: z.string().nullish(),
   service_user_name: z.string().nullish(),
   org_id: z.string().nullish(),
-  /** Sandbox extension: the permissions the credential's role holds, so the console can explain 403s up front. */
+  /**
+   * Sandbox extension: every permission the credential holds, at any level, so the console can explain 403s up
+   * front. Where each one holds is in `role_assignments`.
+   */
   permissions: z.array(z.string()).optional(),
+  /**
+   * Sandbox extension: the credential's own role assignments, each role with its permission names (`org_id` null:
+   * enterprise-wide). With `permissionsAt` they say what the credential may do, and grant, at each level.
+   */
+  role_assignments: z.array(RoleAssignment).optional(),
 });
 export type Self = z.infer<typeof Self>;
 

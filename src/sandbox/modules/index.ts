@@ -8,6 +8,7 @@ import { coreModule } from './core';
 import { gitPermissionsModule } from './git-permissions';
 import { indexingModule } from './indexing';
 import { knowledgeModule } from './knowledge';
+import { membersModule } from './members';
 import { organizationsModule } from './organizations';
 import { sessionsModule } from './sessions';
 import { snapshotBuildsModule } from './snapshot-builds';
@@ -15,6 +16,8 @@ import { snapshotBuildsModule } from './snapshot-builds';
 export const sandboxModules: readonly SandboxModule[] = [
   coreModule,
   organizationsModule,
+  // Right after the organizations: principals (and the demo credentials) that other seeds may refer to.
+  membersModule,
   sessionsModule,
   gitPermissionsModule,
   knowledgeModule,

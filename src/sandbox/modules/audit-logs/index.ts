@@ -10,6 +10,7 @@ import { ID_PREFIX } from '../../../api/conventions';
 import { paginate } from '../../cursor';
 import type { SandboxModule } from '../../context';
 import type { Db } from '../../../node/db';
+import { seedActors } from '../members/seed';
 import { pickAction, pickPrincipals, SEED_ENTRY_COUNT, SEED_SPAN_SECONDS, seedData, seedPrincipals } from './seed-data';
 
 interface AuditRow extends Record<string, unknown> {
@@ -102,7 +103,10 @@ export const auditLogsModule: SandboxModule = {
   ],
   seed({ db, rng, now, orgIds }) {
     const orgs = orgIds();
-    const principals = seedPrincipals(rng);
+    // The actors are members of the enterprise when the members module seeded them (names drawn here either
+    // way, so the rest of the history does not depend on it).
+    const drawn = seedPrincipals(rng);
+    const principals = seedActors(db) ?? drawn;
     const insert = db.prepare(
       `INSERT INTO audit_logs (audit_log_id, created_at, action, org_id, service_user_id, service_user_name, user_id, user_email, data)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -119,6 +119,16 @@ const ACTION_WEIGHTS: Array<[string, number]> = [
   ['create_join_request', 5],
   ['automatic_join_event', 4],
   ['reject_join_request', 2],
+  ['invite_users', 1],
+  ['update_user_role', 1],
+  ['delete_user', 1],
+  ['assign_org_user_role', 1],
+  ['update_org_user_role', 1],
+  ['remove_org_user', 1],
+  ['create_service_user', 1],
+  ['delete_service_user', 1],
+  ['create_idp_groups', 1],
+  ['delete_idp_group', 1],
 ];
 const WEIGHT_TOTAL = ACTION_WEIGHTS.reduce((s, [, w]) => s + w, 0);
 
@@ -142,6 +152,23 @@ export function seedPrincipals(rng: Rng): { serviceUsers: SeedServiceUser[]; use
 }
 
 const id = (rng: Rng, prefix: string) => `${prefix}${rng.hex(16)}`;
+
+const ENTERPRISE_ROLES = [
+  { role_id: 'role-enterprise-member', role_name: 'Enterprise Member' },
+  { role_id: 'role-enterprise-viewer', role_name: 'Enterprise Viewer' },
+  { role_id: 'role-billing-admin', role_name: 'Billing Admin' },
+];
+const ORG_ROLES = [
+  { role_id: 'role-org-member', role_name: 'Org Member' },
+  { role_id: 'role-org-admin', role_name: 'Org Admin' },
+  { role_id: 'role-session-operator', role_name: 'Session Operator' },
+];
+const IDP_GROUP_NAMES = ['eng-oncall', 'design-team', 'qa-contractors', 'sso-pilot', 'release-managers'];
+
+function person(rng: Rng, users: SeedUser[]) {
+  const u = rng.pick(users);
+  return { user_id: u.user_id, email: u.user_email };
+}
 
 function client(rng: Rng) {
   return {
@@ -255,6 +282,41 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
         email: rng.pick(users).user_email,
         reason: rng.pick(['unknown requester', 'duplicate request', 'not in the team']),
       };
+    case 'invite_users': {
+      const emails = rng.sample(users, rng.int(1, 4)).map((u) => u.user_email);
+      return { emails, count: emails.length, role: rng.pick(ENTERPRISE_ROLES) };
+    }
+    case 'update_user_role':
+      return {
+        ...person(rng, users),
+        role: rng.pick(ENTERPRISE_ROLES),
+        previous_role: rng.pick(ENTERPRISE_ROLES),
+      };
+    case 'delete_user':
+      return { ...person(rng, users), idp_group_names: [] };
+    case 'assign_org_user_role':
+    case 'update_org_user_role':
+    case 'remove_org_user':
+      return {
+        ...person(rng, users),
+        role: action === 'remove_org_user' ? null : rng.pick(ORG_ROLES),
+        previous_role: action === 'assign_org_user_role' ? null : rng.pick(ORG_ROLES),
+      };
+    case 'create_service_user':
+      return {
+        service_user_id: id(rng, ID_PREFIX.serviceUser),
+        name: rng.pick(SERVICE_USER_NAMES),
+        role: rng.pick([...ENTERPRISE_ROLES, ...ORG_ROLES]),
+        expires_at: null,
+      };
+    case 'delete_service_user':
+      return { service_user_id: id(rng, ID_PREFIX.serviceUser), name: rng.pick(SERVICE_USER_NAMES) };
+    case 'create_idp_groups': {
+      const names = rng.sample(IDP_GROUP_NAMES, rng.int(1, 3));
+      return { idp_group_names: names, count: names.length, ignored: rng.int(0, 2) };
+    }
+    case 'delete_idp_group':
+      return { idp_group_name: rng.pick(IDP_GROUP_NAMES), member_count: rng.int(0, 40), role_assignments: [] };
     default:
       return {};
   }

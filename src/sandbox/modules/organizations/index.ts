@@ -93,6 +93,7 @@ export const organizationsModule: SandboxModule = {
       service_user_name: principal.service_user_name,
       org_id: principal.org_id,
       permissions: [...principal.permissions],
+      role_assignments: [...principal.role_assignments],
     }),
   },
 };

@@ -1,0 +1,198 @@
+/**
+ * Service users (v3beta1, spec: "service user provisioning"): create with a role and an optional lifetime, the
+ * new credential answered once; list, get, delete. The enterprise route (`ManageAccountServiceUsers`) takes an
+ * enterprise role, an organization's route (`ManageOrgServiceUsers`, organization level) an organization role and
+ * sees only the service users created in that organization. Shapes from the vendor reference (ServiceUser).
+ *
+ * The provisioning rule (spec, Authentication 5) is `grantCheck` below: one rule for the form, which offers only
+ * the roles the caller may grant, and for the sandbox, which answers 403 naming every permission at fault.
+ */
+import { z } from 'zod';
+import { After, First, OrgId, QueryBoolean, UnixSeconds } from '../conventions';
+import { pageOf } from '../page';
+import { SERVICE_USER_MANAGEMENT_PERMISSIONS } from '../permissions';
+import { defineOperations } from './define';
+import { RoleAssignment, RoleId } from './members';
+
+/** A service user's name is 1 to 256 characters; its lifetime at most 365 days (none: it does not expire). */
+export const SERVICE_USER_LIMITS = { name: { min: 1, max: 256 }, lifetimeDays: { min: 1, max: 365 } } as const;
+
+export const ServiceUser = z.looseObject({
+  service_user_id: z.string(),
+  name: z.string(),
+  role_assignments: z.array(RoleAssignment),
+  /** When its credential stops working (Unix seconds); null: never. */
+  expires_at: UnixSeconds.nullish(),
+  /** When it was deleted (its credential stopped working); null while it exists. */
+  deleted_at: UnixSeconds.nullish(),
+  /** Sandbox extension. */
+  created_at: UnixSeconds.optional(),
+  /** Sandbox extension: the organization it was created in (its organization's route), null for the enterprise's. */
+  org_id: z.string().nullish(),
+});
+export type ServiceUser = z.infer<typeof ServiceUser>;
+
+/** The answer to a create: the service user and its credential, which is never shown again. */
+export const CreatedServiceUser = ServiceUser.extend({
+  /** The new `cog_…` credential. Only this answer holds it; the service stores only its hash. */
+  credential: z.string(),
+});
+export type CreatedServiceUser = z.infer<typeof CreatedServiceUser>;
+
+const { name: NAME, lifetimeDays: LIFETIME } = SERVICE_USER_LIMITS;
+
+export const CreateServiceUserBody = z.strictObject({
+  name: z
+    .string({ message: 'name is required: say what the service user is for' })
+    .min(NAME.min, 'name must not be empty')
+    .max(NAME.max, {
+      error: (iss) => `name is at most ${NAME.max} characters; this one has ${String(iss.input).length}`,
+    })
+    // Blank counts as empty (an empty one is reported once, by min).
+    .refine((s) => s.length === 0 || s.trim().length > 0, { message: 'name must not be empty' }),
+  role_id: RoleId,
+  /** Days until the credential expires, 1 to 365; omitted or null: it does not expire. */
+  lifetime_days: z
+    .number({ message: `lifetime_days must be a whole number of days from ${LIFETIME.min} to ${LIFETIME.max}` })
+    .int(`lifetime_days must be a whole number of days from ${LIFETIME.min} to ${LIFETIME.max}`)
+    .min(LIFETIME.min, `lifetime_days must be at least ${LIFETIME.min}`)
+    .max(LIFETIME.max, `A lifetime is at most ${LIFETIME.max} days`)
+    .nullish(),
+});
+export type CreateServiceUserBody = z.input<typeof CreateServiceUserBody>;
+
+export const ServiceUsersQuery = z.object({
+  first: First,
+  after: After,
+  /** Also list expired and deleted service users (reference; default false). */
+  include_inactive: QueryBoolean.optional(),
+});
+export type ServiceUsersQuery = z.input<typeof ServiceUsersQuery>;
+
+/** Why a role may not be granted: the permissions the caller lacks, and those nobody may grant. Both empty: it may. */
+export interface GrantCheck {
+  missing: string[];
+  ungrantable: string[];
+}
+
+/**
+ * The provisioning rule (spec, Authentication 5): a caller grants a role only when every permission of the role
+ * is one it holds itself at that level (`callerPermissions`: see `permissionsAt`), and the role holds none of the
+ * service-user-management permissions, which can never be granted.
+ */
+export function grantCheck(callerPermissions: ReadonlySet<string>, rolePermissions: readonly string[]): GrantCheck {
+  const never = new Set<string>(SERVICE_USER_MANAGEMENT_PERMISSIONS);
+  const unique = [...new Set(rolePermissions)];
+  return {
+    missing: unique.filter((p) => !never.has(p) && !callerPermissions.has(p)),
+    ungrantable: unique.filter((p) => never.has(p)),
+  };
+}
+
+const ServiceUserParams = z.object({ service_user_id: z.string().min(1) });
+const OrgParams = z.object({ org_id: OrgId });
+const OrgServiceUserParams = z.object({ org_id: OrgId, service_user_id: z.string().min(1) });
+
+const ENTERPRISE = '/v3beta1/enterprise/service-users';
+const ORG = '/v3beta1/organizations/{org_id}/service-users';
+
+const CREATE_NOTE =
+  'The answer holds the credential once. 422 for an unknown role or a role of the other level; 403 (naming missing_permissions and ungrantable_permissions) when the role holds a permission the caller does not hold at that level, or a service-user-management permission.';
+const READ_NOTE =
+  'The spec shows only the create (POST) on this path; list, get and delete are in its pattern. The vendor reference shows the enterprise ones at /v3/enterprise/members/service-users.';
+
+export const serviceUserOperations = defineOperations({
+  'serviceUsers.list': {
+    id: 'serviceUsers.list',
+    method: 'GET',
+    path: ENTERPRISE,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: 'Every service user of the enterprise (also those created in organizations), by name',
+    query: ServiceUsersQuery,
+    response: pageOf(ServiceUser),
+    paginated: true,
+    note: READ_NOTE,
+  },
+  'serviceUsers.get': {
+    id: 'serviceUsers.get',
+    method: 'GET',
+    path: `${ENTERPRISE}/{service_user_id}`,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: 'One service user (also a deleted or expired one)',
+    params: ServiceUserParams,
+    response: ServiceUser,
+    note: READ_NOTE,
+  },
+  'serviceUsers.create': {
+    id: 'serviceUsers.create',
+    method: 'POST',
+    path: ENTERPRISE,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: 'Create a service user with an enterprise role; answers with its new credential, once',
+    body: CreateServiceUserBody,
+    response: CreatedServiceUser,
+    note: CREATE_NOTE,
+  },
+  'serviceUsers.delete': {
+    id: 'serviceUsers.delete',
+    method: 'DELETE',
+    path: `${ENTERPRISE}/{service_user_id}`,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: 'Delete a service user: its credential answers 401 from now on; answers with the service user',
+    params: ServiceUserParams,
+    response: ServiceUser,
+    note: `${READ_NOTE} The sandbox refuses (409) to delete its two documented demo credentials.`,
+  },
+  'serviceUsers.organization.list': {
+    id: 'serviceUsers.organization.list',
+    method: 'GET',
+    path: ORG,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary: 'The service users created in this organization, by name',
+    params: OrgParams,
+    query: ServiceUsersQuery,
+    response: pageOf(ServiceUser),
+    paginated: true,
+    note: READ_NOTE,
+  },
+  'serviceUsers.organization.get': {
+    id: 'serviceUsers.organization.get',
+    method: 'GET',
+    path: `${ORG}/{service_user_id}`,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary: 'One service user created in this organization',
+    params: OrgServiceUserParams,
+    response: ServiceUser,
+    note: READ_NOTE,
+  },
+  'serviceUsers.organization.create': {
+    id: 'serviceUsers.organization.create',
+    method: 'POST',
+    path: ORG,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary:
+      'Create a service user in this organization with an organization role; answers with its new credential, once',
+    params: OrgParams,
+    body: CreateServiceUserBody,
+    response: CreatedServiceUser,
+    note: `${CREATE_NOTE} The credential works on this organization's paths only.`,
+  },
+  'serviceUsers.organization.delete': {
+    id: 'serviceUsers.organization.delete',
+    method: 'DELETE',
+    path: `${ORG}/{service_user_id}`,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary: 'Delete a service user created in this organization; its credential answers 401 from now on',
+    params: OrgServiceUserParams,
+    response: ServiceUser,
+    note: READ_NOTE,
+  },
+});
