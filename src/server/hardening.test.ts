@@ -557,7 +557,7 @@ describe('history retention', () => {
         removed: 0,
         changed: 0,
       });
-      store.finish(id, { status: 'applied', result: [perm(2)], result_version: 'w' });
+      store.finish(org, id, { status: 'applied', result: [perm(2)], result_version: 'w' });
       return id;
     };
     const ids = Array.from({ length: 5 }, () => change('org-a'));

@@ -68,7 +68,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
   /** Records a change as applied with the set it produced, and answers that set with the revision. */
   function recordApplied(orgId: string, revisionId: number, result: GitPermission[]) {
     const answer = setAnswer(orgId, result);
-    store.finish(revisionId, { status: 'applied', result, result_version: answer.version });
+    store.finish(orgId, revisionId, { status: 'applied', result, result_version: answer.version });
     return { ...answer, revision: store.summary(orgId, revisionId), unchanged: false };
   }
   const locks = new Map<string, Promise<unknown>>();
@@ -203,14 +203,14 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         if (progressed) {
           // Per-item apply stopped half-way: record what the set is now, so nothing is lost from view.
           const now = await readCurrent(upstream, orgId).catch(() => null);
-          store.finish(id, {
+          store.finish(orgId, id, {
             status: 'partial',
             result: now,
             result_version: now ? gitPermissionSetVersion(now) : null,
             error: message,
           });
         } else {
-          store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+          store.finish(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
         }
         throw err;
       }
@@ -259,7 +259,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         return { ...recordApplied(orgId, id, result), permission: updated };
       } catch (err) {
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+        store.finish(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
         throw err;
       }
     });

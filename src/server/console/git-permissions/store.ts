@@ -37,6 +37,47 @@ export const gitPermissionConsoleMigrations: Migration[] = [
     );
     CREATE INDEX git_permission_revisions_org ON git_permission_revisions (org_id, revision_id);`,
   },
+  {
+    // Revision numbers count per organization (#1, #2, #3 in each), not across the store: the rows keep an
+    // internal key, and the numbers already given are renumbered once, in order, within each organization.
+    id: 'git-permissions-console-002-per-organization-numbers',
+    sql: `CREATE TABLE git_permission_revisions_v2 (
+      row_id INTEGER PRIMARY KEY AUTOINCREMENT,
+      org_id TEXT NOT NULL,
+      revision_id INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER,
+      action TEXT NOT NULL,
+      method TEXT NOT NULL,
+      status TEXT NOT NULL,
+      restored_from INTEGER,
+      previous_json TEXT NOT NULL,
+      previous_version TEXT NOT NULL,
+      previous_count INTEGER NOT NULL,
+      result_json TEXT,
+      result_version TEXT,
+      result_count INTEGER,
+      added INTEGER NOT NULL DEFAULT 0,
+      removed INTEGER NOT NULL DEFAULT 0,
+      changed INTEGER NOT NULL DEFAULT 0,
+      error TEXT,
+      UNIQUE (org_id, revision_id)
+    );
+    INSERT INTO git_permission_revisions_v2 (row_id, org_id, revision_id, created_at, completed_at, action, method,
+      status, restored_from, previous_json, previous_version, previous_count, result_json, result_version,
+      result_count, added, removed, changed, error)
+    SELECT r.revision_id, r.org_id,
+      ROW_NUMBER() OVER (PARTITION BY r.org_id ORDER BY r.revision_id),
+      r.created_at, r.completed_at, r.action, r.method, r.status,
+      CASE WHEN r.restored_from IS NULL THEN NULL ELSE
+        (SELECT count(*) FROM git_permission_revisions x WHERE x.org_id = r.org_id AND x.revision_id <= r.restored_from) END,
+      r.previous_json, r.previous_version, r.previous_count, r.result_json, r.result_version, r.result_count,
+      r.added, r.removed, r.changed, r.error
+    FROM git_permission_revisions r;
+    DROP TABLE git_permission_revisions;
+    ALTER TABLE git_permission_revisions_v2 RENAME TO git_permission_revisions;
+    CREATE INDEX git_permission_revisions_org ON git_permission_revisions (org_id, revision_id);`,
+  },
 ];
 
 interface RevisionRow {
@@ -89,6 +130,7 @@ export interface RevisionStore {
     changed: number;
   }): number;
   finish(
+    orgId: string,
     id: number,
     outcome: {
       status: GitRevisionStatus;
@@ -120,16 +162,19 @@ export function createRevisionStore(
     `DELETE FROM git_permission_revisions WHERE org_id = ? AND created_at < ? AND status != 'applying' AND revision_id <
        (SELECT max(revision_id) FROM git_permission_revisions WHERE org_id = ?)`,
   );
+  // The next number of the organization's history: the latest revision is never pruned, so numbers never repeat.
   const insert = db.prepare(
-    `INSERT INTO git_permission_revisions (org_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed)
-     VALUES (?, ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed)
+     VALUES (?, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = ?), ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?)
+     RETURNING revision_id`,
   );
   const update = db.prepare(
-    `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ? WHERE revision_id = ?`,
+    `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ? WHERE org_id = ? AND revision_id = ?`,
   );
   return {
     begin(i) {
-      const r = insert.run(
+      const r = insert.get(
+        i.org_id,
         i.org_id,
         clock(),
         i.action,
@@ -141,10 +186,10 @@ export function createRevisionStore(
         i.added,
         i.removed,
         i.changed,
-      );
-      return Number(r.lastInsertRowid);
+      ) as { revision_id: number };
+      return r.revision_id;
     },
-    finish(id, o) {
+    finish(orgId, id, o) {
       update.run(
         o.status,
         clock(),
@@ -152,11 +197,10 @@ export function createRevisionStore(
         o.result_version,
         o.result ? o.result.length : null,
         o.error ?? null,
+        orgId,
         id,
       );
-      const row = db.prepare('SELECT org_id FROM git_permission_revisions WHERE revision_id = ?').get(id) as
-        { org_id: string } | undefined;
-      if (row) this.prune(row.org_id);
+      this.prune(orgId);
     },
     prune(orgId) {
       const cutoff = clock() - retention.maxAgeDays * 86_400;
