@@ -109,11 +109,20 @@ export function useDeleteNote(scope: NoteScope) {
       scope.kind === 'enterprise'
         ? apiCall('knowledge.enterprise.delete', { params: { note_id: noteId } })
         : apiCall('knowledge.delete', { params: { org_id: scope.orgId, note_id: noteId } }),
-    onSuccess: (note) => {
-      qc.removeQueries({ queryKey: knowledgeKeys.detail(scope, note.note_id) });
-      return qc.invalidateQueries({ queryKey: knowledgeKeys.all });
-    },
+    onSuccess: (note) =>
+      // The note's own page is still open until the caller navigates away: refetching its detail would ask
+      // for a note that is gone (a 404). Refresh the lists and folders only; the caller drops the detail
+      // once it has left the page (`forgetNote`).
+      qc.invalidateQueries({
+        queryKey: knowledgeKeys.all,
+        predicate: (q) => !(q.queryKey.includes('detail') && q.queryKey.includes(note.note_id)),
+      }),
   });
+}
+
+/** Drops a deleted note from the cache, after its page has closed (so a later link to it reads a 404). */
+export function forgetNote(qc: QueryClient, scope: NoteScope, noteId: string): void {
+  qc.removeQueries({ queryKey: knowledgeKeys.detail(scope, noteId), exact: true });
 }
 
 /** Route loader: fetches one note, turning a 404 into the router's not-found. */

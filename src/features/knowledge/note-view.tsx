@@ -1,5 +1,5 @@
 /** One knowledge note: its body rendered as Markdown, its settings, and edit / delete. */
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { formatDateTime } from '@/lib/format';
-import { noteQueryOptions, useDeleteNote, type NoteScope } from './api';
+import { forgetNote, noteQueryOptions, useDeleteNote, type NoteScope } from './api';
 import { Markdown } from './markdown';
 import { KnowledgeLink, knowledgeRoute } from './note-links';
 import { EnabledBadge } from './notes-screen';
@@ -18,6 +18,7 @@ export function NoteView({ scope, noteId }: { scope: NoteScope; noteId: string }
   const { data: note } = useSuspenseQuery(noteQueryOptions(scope, noteId));
   const navigate = useNavigate();
   const remove = useDeleteNote(scope);
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
 
   return (
@@ -112,7 +113,7 @@ export function NoteView({ scope, noteId }: { scope: NoteScope; noteId: string }
           remove.mutate(note.note_id, {
             onSuccess: () => {
               setConfirming(false);
-              void navigate(knowledgeRoute(scope, 'list'));
+              void navigate(knowledgeRoute(scope, 'list')).then(() => forgetNote(queryClient, scope, note.note_id));
             },
           })
         }
