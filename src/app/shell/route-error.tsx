@@ -23,7 +23,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
       >
         <Link
           to="/"
-          className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent hover:underline"
+          className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent underline underline-offset-2 hover:no-underline"
         >
           Go to the overview
         </Link>
@@ -43,7 +43,10 @@ export function NotFound({ what }: { what?: string }) {
         {what ?? 'Page not found'}
       </h1>
       <p className="mt-2 text-sm text-muted">The link may be old, or the item may have been removed.</p>
-      <Link to="/" className="mt-6 inline-block text-sm font-medium text-accent hover:underline">
+      <Link
+        to="/"
+        className="mt-6 inline-block text-sm font-medium text-accent underline underline-offset-2 hover:no-underline"
+      >
         Go to the overview
       </Link>
     </div>
