@@ -142,9 +142,12 @@ test('restores the previous revision from the history', async ({ page, request }
   await latest.getByRole('button', { name: 'Restore previous set' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog.getByText(`Current set: ${original.length - 2} permissions.`)).toBeVisible();
+  // The restore shows what it changes before it applies: the two removed permissions come back.
+  await expect(dialog.getByRole('region', { name: 'What the restore changes' })).toContainText('2 added');
   await dialog.getByRole('button', { name: 'Restore', exact: true }).click();
-  await expect(dialog.getByText(`Restored: the organization now has ${original.length} permissions`)).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Done: the dialog closes, a toast says what happened, and focus is back on the button that opened it.
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`Restored: the organization now has ${original.length} permissions`)).toBeVisible();
 
   expect(state(await listAll(request, orgId))).toEqual(state(original));
   await expect(revisions.getByRole('row').nth(1)).toContainText('Restore');

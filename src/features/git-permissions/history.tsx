@@ -16,6 +16,7 @@ import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
 import { Select } from '@/components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatNumber } from '@/lib/format';
@@ -65,17 +66,37 @@ function RestoreButton({
 }) {
   const [open, setOpen] = useState(false);
   const current = useQuery({ ...gitPermissionSetQueryOptions(orgId), enabled: open });
+  const full = useQuery({ ...gitRevisionQueryOptions(orgId, revision.revision_id), enabled: open });
   const restore = useApplyGitPermissionChange(orgId);
   const connectionName = useConnectionName();
   const count = set === 'previous' ? revision.previous_count : revision.result_count;
   const outcome = restore.outcome;
-  const done = outcome?.status === 'done' ? outcome.result : null;
   const conflict = outcome?.status === 'conflict' ? outcome.conflict : null;
+  const target = full.data ? (set === 'previous' ? full.data.previous : full.data.result) : undefined;
+  // The same diff the editor's review shows: what the restore would change in the current set.
+  const preview = useMemo(
+    () => (current.data && target ? diffGitPermissionSets(current.data.items, target) : null),
+    [current.data, target],
+  );
+  const close = () => {
+    setOpen(false);
+    restore.reset();
+  };
   const run = (base: { version: string; items: GitPermission[] }) =>
-    void restore.apply(
-      { action: 'restore', revisionId: revision.revision_id, set, allow_per_item: (count ?? 0) > 200 },
-      base,
-    );
+    void restore
+      .apply({ action: 'restore', revisionId: revision.revision_id, set, allow_per_item: (count ?? 0) > 200 }, base)
+      .then((o) => {
+        if (o?.status !== 'done') return;
+        close();
+        const done = o.result;
+        toast({
+          tone: 'success',
+          title: done.unchanged ? 'Nothing to restore' : 'Restored',
+          description: done.unchanged
+            ? 'The current set already equals this revision; nothing was changed.'
+            : `Restored: the organization now has ${formatNumber(done.count)} permissions (revision #${done.revision?.revision_id}).`,
+        });
+      });
   return (
     <>
       <Button size={size} disabled={count === null} onClick={() => setOpen(true)}>
@@ -83,45 +104,39 @@ function RestoreButton({
       </Button>
       <ConfirmDialog
         open={open}
-        onOpenChange={(o) => {
-          setOpen(o);
-          if (!o) restore.reset();
-        }}
-        title={
-          done
-            ? 'Restored'
-            : `Restore ${set === 'previous' ? 'the set before' : 'the result of'} revision #${revision.revision_id}?`
-        }
+        onOpenChange={(o) => (o ? setOpen(true) : close())}
+        title={`Restore ${set === 'previous' ? 'the set before' : 'the result of'} revision #${revision.revision_id}?`}
         description={
-          done ? (
-            <span role="status">
-              {done.unchanged
-                ? 'The current set already equals this revision; nothing was changed.'
-                : `Restored: the organization now has ${formatNumber(done.count)} permissions (revision #${done.revision?.revision_id}).`}
-            </span>
-          ) : (
-            <>
-              The organization's git permissions are replaced by the {formatNumber(count ?? 0)} permissions{' '}
-              {set === 'previous' ? 'it had before' : 'it had after'} this change. The current set is kept in the
-              history.
-              {(count ?? 0) > 200
-                ? ' This set is larger than one replace accepts, so it is applied with per-item operations (not atomic).'
-                : ''}
-            </>
-          )
+          <>
+            The organization's git permissions are replaced by the {formatNumber(count ?? 0)} permissions{' '}
+            {set === 'previous' ? 'it had before' : 'it had after'} this change. The current set is kept in the history.
+            {(count ?? 0) > 200
+              ? ' This set is larger than one replace accepts, so it is applied with per-item operations (not atomic).'
+              : ''}
+          </>
         }
-        confirmLabel={done ? 'Close' : conflict ? 'Restore on top of the current set' : 'Restore'}
-        pending={restore.isPending || (!done && current.isPending)}
+        confirmLabel={conflict ? 'Restore on top of the current set' : 'Restore'}
+        pending={restore.isPending || current.isPending || full.isPending}
         onConfirm={() => {
-          if (done) return setOpen(false);
           if (conflict) return run({ version: conflict.current_version, items: conflict.current });
           if (current.data) run(current.data);
         }}
       >
-        {!done && current.data && !conflict && (
+        {current.data && !conflict && (
           <p className="mt-2 text-xs text-muted">Current set: {formatNumber(current.data.count)} permissions.</p>
         )}
+        {preview && !conflict && (
+          <section aria-label="What the restore changes" className="mt-3 flex max-h-72 flex-col gap-2 overflow-auto">
+            <p className="text-sm font-semibold">What the restore changes</p>
+            <DiffView
+              diff={preview}
+              connectionName={connectionName}
+              emptyText="Nothing: the current set already equals it."
+            />
+          </section>
+        )}
         {current.error ? <ProblemView compact error={current.error} /> : null}
+        {full.error ? <ProblemView compact error={full.error} /> : null}
         {conflict && (
           <div className="mt-3 flex max-h-80 flex-col gap-2 overflow-auto" role="alert">
             <p className="text-sm font-semibold text-warn">
