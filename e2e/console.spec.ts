@@ -55,10 +55,12 @@ test('the organization switcher works with the keyboard alone and names the last
   const activeId = await search.getAttribute('aria-activedescendant');
   await expect(page.locator(`[id="${activeId}"]`)).toContainText('Payments Core');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Payments Core' })).toBeVisible();
-  await expect(switcher).toBeFocused();
+  // A page change moves focus to the new page's heading and names the page in the tab's title.
+  await expect(page.getByRole('heading', { name: 'Payments Core', level: 1 })).toBeFocused();
+  await expect(page).toHaveTitle('Payments Core · Agent Platform Console');
 
   // Escape closes the menu and returns focus to the button.
+  await switcher.focus();
   await page.keyboard.press('ArrowDown');
   await expect(search).toBeFocused();
   await page.keyboard.press('ArrowDown');
