@@ -104,6 +104,40 @@ test('archive a session, and terminate another with the archive option', async (
   expect(await after.json()).toMatchObject({ status: 'exit', is_archived: true });
 });
 
+test('bulk-archive three sessions from the list, with a confirmation that lists them and progress for each', async ({
+  page,
+  request,
+}) => {
+  const orgs = await orgIds(request);
+  const orgId = orgs[4] ?? orgs[0]!;
+  const stamp = Date.now();
+  const titles = [1, 2, 3].map((i) => `Bulk ${stamp} #${i}`);
+  const ids: string[] = [];
+  for (const t of titles) ids.push(await createViaApi(request, orgId, t));
+
+  await page.goto(`/orgs/${orgId}/sessions`);
+  const table = page.getByRole('table', { name: 'Sessions' });
+  for (const t of titles) await table.getByRole('checkbox', { name: `Select ${t}` }).check();
+  const toolbar = page.getByRole('toolbar', { name: 'Selected sessions' });
+  await expect(toolbar).toContainText('3 selected');
+  await toolbar.getByRole('button', { name: 'Archive…' }).click();
+
+  const dialog = page.getByRole('alertdialog', { name: /Archive 3 sessions/ });
+  const items = dialog.getByRole('list', { name: 'Sessions in this action' }).getByRole('listitem');
+  await expect(items).toHaveCount(3);
+  for (const t of titles) await expect(items.filter({ hasText: t })).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Archive 3' }).click();
+  for (const t of titles) await expect(items.filter({ hasText: t })).toContainText('archived');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toolbar).toBeHidden();
+
+  for (const id of ids) {
+    const res = await request.get(`/api/v3/organizations/${orgId}/sessions/${id}`);
+    expect(((await res.json()) as { is_archived: boolean }).is_archived).toBe(true);
+  }
+});
+
 test('filter by origin through the URL and share the link', async ({ page, browser, request }) => {
   const [orgId] = await orgIds(request);
   await page.goto(`/orgs/${orgId}/sessions`);

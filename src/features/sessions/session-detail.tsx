@@ -51,7 +51,11 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link to="/orgs/$orgId/sessions" params={{ orgId }} className="text-accent underline underline-offset-2 hover:no-underline">
+        <Link
+          to="/orgs/$orgId/sessions"
+          params={{ orgId }}
+          className="text-accent underline underline-offset-2 hover:no-underline"
+        >
           ← Sessions
         </Link>
       </p>
@@ -220,7 +224,12 @@ function SessionFields({ session: s }: { session: Session }) {
           <span className="font-mono text-xs">{s.session_id}</span>
         </Row>
         <Row label="URL">
-          <a href={s.url} target="_blank" rel="noreferrer" className="break-all text-accent underline underline-offset-2 hover:no-underline">
+          <a
+            href={s.url}
+            target="_blank"
+            rel="noreferrer"
+            className="break-all text-accent underline underline-offset-2 hover:no-underline"
+          >
             {s.url}
             <ExternalLink className="ml-1 inline size-3 align-baseline" aria-hidden />
           </a>

@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import type { Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import type { RowSelectionState } from '@tanstack/react-table';
 import { PageHeader } from '@/components/page-header';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
@@ -17,6 +18,7 @@ import { hasFilters, toListFilters, type SessionSearch } from './filters';
 import { useLiveSessions, useRefreshInterval, type LiveState } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { SessionFilters } from './session-filters';
+import { BULK_MAX, BulkActions } from './bulk-actions';
 import { SessionStatusBadge } from './status-badge';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { Button, buttonClass } from '@/components/ui/button';
@@ -180,6 +182,11 @@ export function SessionsList(props: SessionsListProps) {
   const canCreate = useHasPermission('UseAgentSessions');
   const orgNames = useMemo(() => new Map(props.organizations?.map((o) => [o.org_id, o.name])), [props.organizations]);
   const columns = useMemo(() => sessionColumns(enterprise, orgNames), [enterprise, orgNames]);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const selected = useMemo(() => {
+    const rows = query.data?.pages.flatMap((p) => p.items) ?? [];
+    return rows.filter((s) => selection[s.session_id]);
+  }, [query.data, selection]);
 
   return (
     <>
@@ -218,12 +225,19 @@ export function SessionsList(props: SessionsListProps) {
       <div className="mb-2">
         <LiveIndicator live={live} />
       </div>
+      <BulkActions selected={selected} onDone={() => setSelection({})} />
       <DataTable
         label="Sessions"
         tableId={enterprise ? 'sessions-enterprise' : 'sessions'}
         columns={columns}
         query={query}
         getRowId={(s) => s.session_id}
+        selection={{
+          state: selection,
+          onChange: setSelection,
+          max: BULK_MAX,
+          rowLabel: (s) => `Select ${s.title || s.session_id}`,
+        }}
         onVisibleRowsChange={setInView}
         minWidth={enterprise ? '78rem' : '70rem'}
         estimateRowHeight={56}
