@@ -86,7 +86,12 @@ test('archive a session, and terminate another with the archive option', async (
   const toArchive = await createViaApi(request, orgId, `Archive me ${Date.now()}`);
   await page.goto(`/orgs/${orgId}/sessions/${toArchive}`);
   await page.getByRole('button', { name: 'Archive' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Archive this session?' })
+    .getByRole('button', { name: 'Archive session' })
+    .click();
   await expect(page.getByRole('button', { name: 'Archived' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Archived' })).toBeFocused();
   await expect(page.getByRole('group', { name: 'Live status' }).getByText('Archived')).toBeVisible();
 
   const toTerminate = await createViaApi(request, orgId, `Terminate me ${Date.now()}`);

@@ -11,6 +11,7 @@ import { OrgSwitcher } from '@/features/organizations/org-switcher';
 import { cn } from '@/lib/cn';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { ThemeToggle } from './theme-toggle';
+import { Shortcuts } from './shortcuts';
 
 function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, exact, ...link } = item;
@@ -111,6 +112,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             ) : null}
           </div>
           <div className="flex items-center gap-2">
+            <Shortcuts />
             {signedIn && (
               <button
                 type="button"

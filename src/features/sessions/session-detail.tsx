@@ -108,26 +108,59 @@ function SessionActions({ session }: { session: Session }) {
   const can = useHasPermission('ManageOrgSessions');
   const denied = missingPermissionTitle('ManageOrgSessions', can);
   const [confirm, setConfirm] = useState(false);
+  const [confirmArchive, setConfirmArchive] = useState(false);
   const [alsoArchive, setAlsoArchive] = useState(true);
   const alsoArchiveId = useId();
   const terminated = session.status_detail === 'terminated';
+  // Done actions stay focusable (aria-disabled, not disabled): the dialog that did them returns focus here.
+  const archiveOff = session.is_archived || archive.isPending || can === false;
+  const terminateOff = terminated || can === false;
   return (
     <div className="flex flex-col items-end gap-2">
       <div className="flex gap-2">
         <Button
-          onClick={() => archive.mutate()}
-          disabled={session.is_archived || archive.isPending || can === false}
+          onClick={() => !archiveOff && setConfirmArchive(true)}
+          aria-disabled={archiveOff || undefined}
           title={denied}
         >
           <Archive className="size-4" aria-hidden />
           {session.is_archived ? 'Archived' : archive.isPending ? 'Archiving…' : 'Archive'}
         </Button>
-        <Button variant="danger" onClick={() => setConfirm(true)} disabled={terminated || can === false} title={denied}>
+        <Button
+          variant="danger"
+          onClick={() => !terminateOff && setConfirm(true)}
+          aria-disabled={terminateOff || undefined}
+          title={denied}
+        >
           <Square className="size-4" aria-hidden />
           {terminated ? 'Terminated' : 'Terminate'}
         </Button>
       </div>
-      {archive.error ? <ProblemView compact error={archive.error} /> : null}
+      {denied ? <p className="text-xs text-muted">{denied}</p> : null}
+      <ConfirmDialog
+        open={confirmArchive}
+        onOpenChange={(o) => {
+          setConfirmArchive(o);
+          if (!o) archive.reset();
+        }}
+        title="Archive this session?"
+        description={
+          <>
+            <strong>{session.title || session.session_id}</strong> stays readable; the Archived filter shows or hides
+            it. The API has no way to unarchive a session.
+          </>
+        }
+        confirmLabel="Archive session"
+        pending={archive.isPending}
+        onConfirm={() => archive.mutate(undefined, { onSuccess: () => setConfirmArchive(false) })}
+      >
+        {archive.error ? (
+          <div className="mt-3">
+            <ProblemView compact error={archive.error} />
+          </div>
+        ) : null}
+      </ConfirmDialog>
+      {archive.error && !confirmArchive ? <ProblemView compact error={archive.error} /> : null}
       {terminate.error && !confirm ? <ProblemView compact error={terminate.error} /> : null}
       <ConfirmDialog
         open={confirm}

@@ -49,7 +49,7 @@ function MultiSelect(props: {
           <ChevronDown className="size-3.5" aria-hidden />
         </Button>
       </PopoverTrigger>
-      <PopoverContent className="max-h-80 w-60">
+      <PopoverContent className="max-h-80 w-60" aria-label={label}>
         <fieldset>
           <legend className="px-1 pb-1 text-xs font-semibold text-muted uppercase">{label}</legend>
           {options.map((o) => (

@@ -1,0 +1,94 @@
+/**
+ * Keyboard-only journeys and history: the command palette to a session by its title, terminate it through
+ * the dialog and land back on the trigger; filters are history steps that Back and Forward restore.
+ */
+import { expect, test } from './fixtures';
+
+async function firstOrg(request: import('@playwright/test').APIRequestContext): Promise<string> {
+  const res = await request.get('/api/v3/enterprise/organizations?first=1');
+  return ((await res.json()) as { items: Array<{ org_id: string }> }).items[0]!.org_id;
+}
+
+test('the command palette goes to a session by title; terminating it by keyboard returns focus to the trigger', async ({
+  page,
+  request,
+}) => {
+  const orgId = await firstOrg(request);
+  const title = `Palette target ${Date.now()}`;
+  const created = await request.post(`/api/v3/organizations/${orgId}/sessions`, { data: { prompt: 'E2E', title } });
+  const sessionId = ((await created.json()) as { session_id: string }).session_id;
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Organizations', level: 1 })).toBeVisible();
+  await page.keyboard.press('Control+k');
+  const search = page.getByRole('textbox', { name: 'Search screens, organizations, sessions and notes' });
+  await expect(search).toBeFocused();
+  await page.keyboard.type(title);
+  const option = page.getByRole('option', { name: new RegExp(title) });
+  await expect(option).toBeVisible();
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/sessions/${sessionId}$`));
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeFocused();
+
+  // Terminate through the dialog with the keyboard alone.
+  const trigger = page.getByRole('button', { name: 'Terminate', exact: true });
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog', { name: 'Terminate this session?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Terminate session' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  const done = page.getByRole('button', { name: 'Terminated' });
+  await expect(done).toBeFocused();
+  await expect(done).toBeDisabled();
+});
+
+test('`?` lists the shortcuts and `/` focuses the screen`s search', async ({ page, request }) => {
+  const orgId = await firstOrg(request);
+  await page.goto(`/orgs/${orgId}/git-permissions`);
+  await expect(page.getByRole('heading', { name: 'Git permissions', level: 1 })).toBeVisible();
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toContainText('command palette');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Filter permissions' })).toBeFocused();
+});
+
+test('Back and Forward after three filter changes restore each state', async ({ page, request }) => {
+  const orgId = await firstOrg(request);
+  await page.goto(`/orgs/${orgId}/sessions`);
+  const archived = page.getByRole('combobox', { name: 'Archived' });
+  const choose = async (label: string) => {
+    await archived.click();
+    await page.getByRole('option', { name: label }).click();
+  };
+  await choose('Not archived');
+  await expect(page).toHaveURL(/archived=false(&|$)/);
+  await choose('Archived only');
+  await expect(page).toHaveURL(/archived=true(&|$)/);
+  await page.getByRole('button', { name: /^Origin:/ }).click();
+  await page.getByRole('checkbox', { name: 'api' }).check();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/origins=api/);
+
+  await page.goBack();
+  await expect(page).not.toHaveURL(/origins=/);
+  await expect(archived).toHaveText(/Archived only/);
+  await page.goBack();
+  await expect(page).toHaveURL(/archived=false(&|$)/);
+  await expect(archived).toHaveText(/Not archived/);
+  await page.goBack();
+  await expect(page).not.toHaveURL(/archived=/);
+  await expect(archived).toHaveText(/All sessions/);
+  await page.goForward();
+  await expect(archived).toHaveText(/Not archived/);
+  await page.goForward();
+  await page.goForward();
+  await expect(page).toHaveURL(/origins=api/);
+  await expect(page.getByRole('button', { name: /^Origin: api/ })).toBeVisible();
+});

@@ -1,0 +1,225 @@
+/**
+ * The command palette (Ctrl/⌘+K): one search box over the console's screens, the enterprise's
+ * organizations, recent sessions (by title) and knowledge notes (by name). Arrow keys move through the
+ * results, Enter opens one, Escape closes and focus returns where it was. Loaded on first use.
+ */
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams, type LinkOptions } from '@tanstack/react-router';
+import { Search } from 'lucide-react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { apiCall } from '@/lib/api-client';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
+import { useDebounced } from '@/lib/debounce';
+import { lastOrg } from '@/lib/last-org';
+import { ENTERPRISE_NAV, organizationNav } from '@/lib/nav';
+import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
+
+interface Result {
+  id: string;
+  group: 'Screens' | 'Organizations' | 'Sessions' | 'Notes';
+  label: string;
+  detail?: string;
+  to: LinkOptions;
+}
+
+/** Sessions the palette reads (newest first), page by page while the search finds too few. */
+const SESSION_PAGES = 10;
+const MAX_PER_GROUP = 8;
+
+const palettesSessions = cursorInfiniteQueryOptions({
+  queryKey: ['command-palette', 'sessions'] as const,
+  page: (after, signal) => apiCall('sessions.enterprise.list', { query: { first: 100, after }, signal }),
+  staleTime: 30_000,
+});
+
+export default function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const navigate = useNavigate();
+  const { orgId: routeOrg } = useParams({ strict: false }) as { orgId?: string };
+  const orgId = routeOrg ?? lastOrg() ?? undefined;
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+  const q = text.trim().toLowerCase();
+  const debounced = useDebounced(q, 200);
+
+  const orgs = useInfiniteQuery({ ...organizationsInfiniteQueryOptions(), enabled: open });
+  const sessions = useInfiniteQuery({ ...palettesSessions, enabled: open });
+  const notes = useQuery({
+    queryKey: ['command-palette', 'notes', debounced],
+    queryFn: ({ signal }) => apiCall('knowledge.enterprise.list', { query: { first: 20, search: debounced }, signal }),
+    enabled: open && debounced.length >= 2,
+    staleTime: 30_000,
+  });
+
+  const orgList = useMemo(() => orgs.data?.pages.flatMap((p) => p.items) ?? [], [orgs.data]);
+  const orgName = useMemo(() => new Map(orgList.map((o) => [o.org_id, o.name])), [orgList]);
+  const sessionList = useMemo(() => sessions.data?.pages.flatMap((p) => p.items) ?? [], [sessions.data]);
+
+  const results = useMemo<Result[]>(() => {
+    const match = (...fields: Array<string | null | undefined>) =>
+      !q || fields.some((f) => f?.toLowerCase().includes(q));
+    const screens: Result[] = [
+      ...ENTERPRISE_NAV.map(({ label, exact: _exact, ...to }) => ({
+        id: `screen:${label}`,
+        group: 'Screens' as const,
+        label,
+        detail: 'Enterprise',
+        to,
+      })),
+      ...(orgId
+        ? organizationNav(orgId).map(({ label, exact: _exact, ...to }) => ({
+            id: `org-screen:${label}`,
+            group: 'Screens' as const,
+            label,
+            detail: orgName.get(orgId) ?? orgId,
+            to,
+          }))
+        : []),
+    ].filter((r) => match(r.label, r.detail));
+    const organizations: Result[] = orgList
+      .filter((o) => match(o.name, o.org_id))
+      .slice(0, MAX_PER_GROUP)
+      .map((o) => ({
+        id: `org:${o.org_id}`,
+        group: 'Organizations',
+        label: o.name,
+        detail: o.org_id,
+        to: { to: '/orgs/$orgId', params: { orgId: o.org_id } },
+      }));
+    const sessionResults: Result[] = q
+      ? sessionList
+          .filter((s) => match(s.title, s.session_id))
+          .slice(0, MAX_PER_GROUP)
+          .map((s) => ({
+            id: `session:${s.session_id}`,
+            group: 'Sessions',
+            label: s.title || s.session_id,
+            detail: `${orgName.get(s.org_id) ?? s.org_id} · ${s.status}`,
+            to: { to: '/orgs/$orgId/sessions/$sessionId', params: { orgId: s.org_id, sessionId: s.session_id } },
+          }))
+      : [];
+    const noteResults: Result[] =
+      q && debounced === q
+        ? (notes.data?.items ?? []).slice(0, MAX_PER_GROUP).map((n) => ({
+            id: `note:${n.note_id}`,
+            group: 'Notes',
+            label: n.name,
+            detail: n.folder_path ?? undefined,
+            to: n.org_id
+              ? { to: '/orgs/$orgId/knowledge/$noteId', params: { orgId: n.org_id, noteId: n.note_id } }
+              : { to: '/knowledge/$noteId', params: { noteId: n.note_id } },
+          }))
+        : [];
+    return [...screens, ...organizations, ...sessionResults, ...noteResults];
+  }, [q, debounced, orgId, orgList, orgName, sessionList, notes.data]);
+
+  // Few matching sessions among those read: read older pages (bounded) while the admin searches.
+  const sessionMatches = results.filter((r) => r.group === 'Sessions').length;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = sessions;
+  const sessionPages = sessions.data?.pages.length ?? 0;
+  useEffect(() => {
+    if (
+      open &&
+      q.length >= 2 &&
+      sessionMatches < MAX_PER_GROUP &&
+      hasNextPage &&
+      !isFetchingNextPage &&
+      sessionPages < SESSION_PAGES
+    )
+      void fetchNextPage();
+  }, [open, q, sessionMatches, hasNextPage, isFetchingNextPage, sessionPages, fetchNextPage]);
+
+  const activeIndex = Math.min(active, Math.max(0, results.length - 1));
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${activeIndex}"]`)?.scrollIntoView?.({ block: 'nearest' });
+  }, [activeIndex]);
+
+  const go = (r: Result | undefined) => {
+    if (!r) return;
+    onOpenChange(false);
+    setText('');
+    void navigate(r.to);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const last = results.length - 1;
+    if (e.key === 'ArrowDown') setActive(Math.min(activeIndex + 1, last));
+    else if (e.key === 'ArrowUp') setActive(Math.max(activeIndex - 1, 0));
+    else if (e.key === 'PageDown') setActive(Math.min(activeIndex + 8, last));
+    else if (e.key === 'PageUp') setActive(Math.max(activeIndex - 8, 0));
+    else if (e.key === 'Enter') go(results[activeIndex]);
+    else return;
+    e.preventDefault();
+  };
+
+  const searching =
+    q.length >= 2 && ((sessions.isFetching && sessionMatches === 0) || (notes.isFetching && debounced === q));
+  let lastGroup: string | undefined;
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="top-24 w-[min(92vw,36rem)] translate-y-0 p-0" aria-describedby={undefined}>
+        <DialogTitle className="sr-only">Command palette</DialogTitle>
+        <DialogDescription className="sr-only">
+          Jump to a screen, an organization, a session or a note by name.
+        </DialogDescription>
+        <div className="flex items-center gap-2 border-b border-line px-3">
+          <Search className="size-4 text-muted" aria-hidden />
+          <input
+            autoFocus
+            type="text"
+            aria-label="Search screens, organizations, sessions and notes"
+            aria-controls={listId}
+            aria-autocomplete="list"
+            aria-activedescendant={results.length ? `${listId}-${activeIndex}` : undefined}
+            placeholder="Go to a screen, organization, session or note…"
+            autoComplete="off"
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              setActive(0);
+            }}
+            onKeyDown={onKeyDown}
+            className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-muted"
+          />
+        </div>
+        <ul ref={listRef} id={listId} role="listbox" aria-label="Results" className="max-h-96 overflow-y-auto p-1">
+          {results.map((r, i) => {
+            const header = r.group !== lastGroup ? r.group : null;
+            lastGroup = r.group;
+            return (
+              <li key={r.id} role="presentation">
+                {header && (
+                  <p className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase" aria-hidden>
+                    {header}
+                  </p>
+                )}
+                <div
+                  id={`${listId}-${i}`}
+                  data-index={i}
+                  role="option"
+                  aria-selected={i === activeIndex}
+                  aria-label={`${r.label}${r.detail ? `, ${r.detail}` : ''} (${r.group.replace(/s$/, '').toLowerCase()})`}
+                  onMouseMove={() => setActive(i)}
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => go(r)}
+                  className="flex cursor-default items-baseline justify-between gap-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2"
+                >
+                  <span className="min-w-0 truncate">{r.label}</span>
+                  {r.detail && <span className="shrink-0 truncate text-xs text-muted">{r.detail}</span>}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+        <p className="border-t border-line px-3 py-2 text-xs text-muted" role="status">
+          {searching
+            ? 'Searching…'
+            : results.length === 0
+              ? `Nothing matches “${text.trim()}”.`
+              : '↑ ↓ to move · Enter to open · Esc to close'}
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}
