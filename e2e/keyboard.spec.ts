@@ -72,7 +72,7 @@ test('Back and Forward after three filter changes restore each state', async ({ 
   await choose('Archived only');
   await expect(page).toHaveURL(/archived=true(&|$)/);
   await page.getByRole('button', { name: /^Origin:/ }).click();
-  await page.getByRole('checkbox', { name: 'api' }).check();
+  await page.getByRole('checkbox', { name: 'api', exact: true }).check();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/origins=api/);
 

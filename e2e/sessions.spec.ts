@@ -153,7 +153,7 @@ test('filter by origin through the URL and share the link', async ({ page, brows
   await page.getByRole('checkbox', { name: 'slack' }).check();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/[?&]origins=slack\b/);
-  const originCells = table.getByRole('row').locator('[role="cell"]:nth-child(3)');
+  const originCells = table.getByRole('row').locator('[role="cell"]:nth-child(4)');
   await expect(originCells.first()).toHaveText('slack');
   for (const text of await originCells.allTextContents()) expect(text).toBe('slack');
 
@@ -166,7 +166,7 @@ test('filter by origin through the URL and share the link', async ({ page, brows
   const sharedCells = second
     .getByRole('table', { name: 'Sessions' })
     .getByRole('row')
-    .locator('[role="cell"]:nth-child(3)');
+    .locator('[role="cell"]:nth-child(4)');
   await expect(sharedCells.first()).toHaveText('slack');
   for (const text of await sharedCells.allTextContents()) expect(text).toBe('slack');
   await other.close();

@@ -136,11 +136,14 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
     listRef.current?.querySelector(`[data-index="${activeIndex}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }, [activeIndex]);
 
+  // Where Enter or a click goes: navigation waits until the dialog has closed, so focus lands on the new
+  // page's heading instead of going back to where the palette was opened.
+  const target = useRef<LinkOptions | null>(null);
   const go = (r: Result | undefined) => {
     if (!r) return;
+    target.current = r.to;
     onOpenChange(false);
     setText('');
-    void navigate(r.to);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const last = results.length - 1;
@@ -158,7 +161,16 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
   let lastGroup: string | undefined;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="top-24 w-[min(92vw,36rem)] translate-y-0 p-0" aria-describedby={undefined}>
+      <DialogContent
+        className="top-24 w-[min(92vw,36rem)] translate-y-0 p-0"
+        onCloseAutoFocus={(e) => {
+          const to = target.current;
+          if (!to) return;
+          target.current = null;
+          e.preventDefault();
+          void navigate(to);
+        }}
+      >
         <DialogTitle className="sr-only">Command palette</DialogTitle>
         <DialogDescription className="sr-only">
           Jump to a screen, an organization, a session or a note by name.
