@@ -27,17 +27,27 @@ export function usePageTitle(page: string | undefined): void {
 
 /** The path whose heading last took focus; null before the first page (a first load keeps the browser's focus). */
 let focusedPath: string | null = null;
+/** When it did: a heading that mounts again soon after (the page swapped its loading view) takes focus again. */
+let focusedAt = 0;
+const REMOUNT_MS = 3_000;
 
 /** Moves focus to `heading` when it belongs to a path other than the last one focused. */
 export function useFocusOnPageChange(heading: RefObject<HTMLElement | null>): void {
   const pathname = useLocation({ select: (l) => l.pathname });
   const first = useRef(focusedPath === null);
   useEffect(() => {
-    if (focusedPath === pathname) return;
+    if (focusedPath === pathname) {
+      // The same page rendered its heading anew (e.g. after loading): if focus fell to the body meanwhile,
+      // put it back on the heading.
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost && Date.now() - focusedAt < REMOUNT_MS) heading.current?.focus({ preventScroll: true });
+      return;
+    }
     const initial = first.current && focusedPath === null;
     focusedPath = pathname;
-    // Not on the first load, and not away from a field or dialog the admin is already in on this page.
+    // Not on the first load: the browser's own focus stays.
     if (initial) return;
+    focusedAt = Date.now();
     heading.current?.focus({ preventScroll: true });
   }, [pathname, heading]);
 }
