@@ -5,8 +5,8 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
-import { expect, test, type APIRequestContext } from './fixtures';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -47,6 +47,17 @@ function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
     ['Snapshot builds', `${org}/snapshot-builds`],
     ['Audit logs', '/audit-logs'],
     ['Git connections', '/git-connections'],
+    ['Members', '/members'],
+    ['Members, filtered', `/members?role=role-org-member&org=${x.orgId}`],
+    ['Organization members', `${org}/members`],
+    ['Organization members through IdP groups', `${org}/members?via=idp`],
+    ['Roles', '/roles'],
+    ['Roles matrix', '/roles?view=matrix'],
+    ['Service users', '/service-users?inactive=true'],
+    ['Organization service users', `${org}/service-users`],
+    ['IdP groups', '/idp-groups'],
+    ['Effective access', '/access?principal=service_user:service-user-ci-bot'],
+    ['Effective access by permission', `/access?view=permission&permission=ManageGitIntegrations&org=${x.orgId}`],
     ['Not found', '/no/such/page'],
   ];
   if (x.noteId) list.push(['Note', `${org}/knowledge/${x.noteId}`], ['Edit note', `${org}/knowledge/${x.noteId}/edit`]);

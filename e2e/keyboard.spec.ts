@@ -92,3 +92,30 @@ test('Back and Forward after three filter changes restore each state', async ({ 
   await expect(page).toHaveURL(/origins=api/);
   await expect(page.getByRole('button', { name: /^Origin: api/ })).toBeVisible();
 });
+
+test('a saved view reopens with its filters', async ({ page, request }) => {
+  const orgId = await firstOrg(request);
+  await page.goto(`/orgs/${orgId}/sessions?archived=false&origins=api`);
+  await expect(page.getByRole('button', { name: /^Origin: api/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Views' }).click();
+  await page.getByRole('menuitem', { name: 'Save current view…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save the current view' });
+  await dialog.getByLabel('Name').fill('API, live');
+  await dialog.getByRole('button', { name: 'Save view' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Clear the filters, then reopen the view.
+  await page.goto(`/orgs/${orgId}/sessions`);
+  await expect(page.getByRole('combobox', { name: 'Archived' })).toHaveText(/All sessions/);
+  await page.getByRole('button', { name: 'Views' }).click();
+  await page.getByRole('menuitem', { name: 'API, live' }).click();
+  await expect(page).toHaveURL(/archived=false/);
+  await expect(page).toHaveURL(/origins=api/);
+  await expect(page.getByRole('combobox', { name: 'Archived' })).toHaveText(/Not archived/);
+  await expect(page.getByRole('button', { name: /^Origin: api/ })).toBeVisible();
+
+  // Kept in the browser: still there after a reload.
+  await page.reload();
+  await page.getByRole('button', { name: 'Views' }).click();
+  await expect(page.getByRole('menuitem', { name: 'API, live' })).toBeVisible();
+});

@@ -11,6 +11,7 @@ import { Button, buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { SavedViews } from '@/components/saved-views';
 import { PageHeader } from '@/components/page-header';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
@@ -128,9 +129,16 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
             : `The notes of ${subtitle ?? 'this organization'}. Enterprise notes are managed in the enterprise list.`
         }
         actions={
-          <KnowledgeLink scope={scope} target="new" className={buttonClass({ variant: 'primary' })}>
-            <Plus className="size-4" aria-hidden /> New note
-          </KnowledgeLink>
+          <>
+            <SavedViews
+              screen={scope.kind === 'enterprise' ? 'notes-enterprise' : 'notes'}
+              current={filters}
+              onOpen={(view) => onFiltersChange(view)}
+            />
+            <KnowledgeLink scope={scope} target="new" className={buttonClass({ variant: 'primary' })}>
+              <Plus className="size-4" aria-hidden /> New note
+            </KnowledgeLink>
+          </>
         }
       />
       <div role="search" aria-label="Filter notes" className="mb-3 flex flex-wrap items-end gap-3">

@@ -11,6 +11,7 @@ import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { PageHeader } from '@/components/page-header';
+import { SavedViews } from '@/components/saved-views';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
@@ -195,6 +196,15 @@ export function SessionsList(props: SessionsListProps) {
         description={props.description}
         actions={
           <>
+            <SavedViews
+              screen={enterprise ? 'sessions-enterprise' : 'sessions'}
+              current={search}
+              onOpen={(view) => {
+                // Every filter of the view, and none of the current ones it does not set.
+                const cleared = Object.fromEntries(Object.keys(search).map((k) => [k, undefined]));
+                props.onSearchChange({ ...cleared, ...view });
+              }}
+            />
             <RefreshIntervalSelect />
             {!enterprise &&
               (canCreate === false ? (
