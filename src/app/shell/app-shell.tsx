@@ -91,7 +91,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </aside>
       {menuOpen && <div className="fixed inset-0 z-20 bg-black/30 md:hidden" onClick={close} aria-hidden />}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur">
+        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-3 border-b border-line bg-surface px-4">
           <button
             type="button"
             className="inline-flex size-9 items-center justify-center rounded-md border border-line md:hidden"

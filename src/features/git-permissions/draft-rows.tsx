@@ -148,6 +148,12 @@ function Messages({ line }: { line: DraftLine }) {
 }
 
 const col = columnHelper<DraftLine>();
+/** The matcher fields as the admin reads them (the API's names stay in the CSV format and the errors). */
+const FIELD_LABEL: Record<(typeof MATCHER_FIELDS)[number], string> = {
+  repo_path: 'Repository path',
+  prefix_path: 'Path prefix',
+  group_prefix: 'Group prefix',
+};
 const columns = col.columns([
   col.display({
     id: 'git_connection_id',
@@ -159,7 +165,7 @@ const columns = col.columns([
   ...MATCHER_FIELDS.map((field) =>
     col.display({
       id: field,
-      header: field,
+      header: FIELD_LABEL[field],
       enableHiding: false,
       meta: { width: field === 'repo_path' ? 'minmax(11rem,1.6fr)' : 'minmax(9rem,1.2fr)' },
       cell: ({ row }) => <MatcherCell line={row.original} field={field} />,

@@ -5,13 +5,14 @@ import { PageHeader } from '@/components/page-header';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { organizationNav } from '@/lib/nav';
 import { organizationQueryOptions } from '@/lib/organizations';
+import { CopyId } from '@/components/copy-id';
 
 export function OrganizationOverview({ orgId }: { orgId: string }) {
   const { data: org } = useSuspenseQuery(organizationQueryOptions(orgId));
   const areas = organizationNav(orgId).filter((n) => !n.exact);
   return (
     <>
-      <PageHeader title={org.name} description={<span className="font-mono">{org.org_id}</span>} />
+      <PageHeader title={org.name} description={<CopyId value={org.org_id} label="organization id" />} />
       <dl className="grid max-w-3xl grid-cols-1 gap-x-6 gap-y-3 rounded-lg border border-line bg-surface p-4 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-muted">Created</dt>

@@ -25,6 +25,7 @@ import { SessionTags } from './session-tags';
 import { SessionThread } from './session-thread';
 import { SessionStatusBadge } from './status-badge';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
+import { CopyId } from '@/components/copy-id';
 
 /** Starting states last seconds: while in them the detail checks at least this often. */
 const STARTING_STATUSES = ['new', 'creating', 'claimed', 'resuming'];
@@ -61,7 +62,8 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
       </p>
       <PageHeader
         title={session.title || session.prompt?.slice(0, 120) || session.session_id}
-        description={<span className="font-mono">{session.session_id}</span>}
+        documentTitle={session.title || session.session_id}
+        description={<CopyId value={session.session_id} label="session id" />}
         actions={<SessionActions session={session} />}
       />
       <div
