@@ -48,6 +48,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
+import { NARROW, useMediaQuery } from '@/lib/use-media-query';
 import { formatNumber } from '@/lib/format';
 import { EmptyState } from '../page-header';
 import { ProblemView } from '../problem-view';
@@ -266,7 +267,12 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
 
   const rows = table.getRowModel().rows;
   const visibleColumns = table.getVisibleLeafColumns();
-  const gridTemplateColumns = visibleColumns.map((c) => c.columnDef.meta?.width ?? DEFAULT_WIDTH).join(' ');
+  // On a phone or a narrow window each row is a card: one cell per line, with its column's name.
+  const narrow = useMediaQuery(NARROW);
+  const gridTemplateColumns = narrow
+    ? '1fr'
+    : visibleColumns.map((c) => c.columnDef.meta?.width ?? DEFAULT_WIDTH).join(' ');
+  const minWidth = narrow ? undefined : props.minWidth;
 
   // ---- the active row (keyboard) and virtualization
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -441,7 +447,11 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
           props.className ?? 'h-[calc(100dvh-16rem)] min-h-80',
         )}
       >
-        <div role="rowgroup" className="sticky top-0 z-10" style={{ minWidth: props.minWidth }}>
+        <div
+          role="rowgroup"
+          className={narrow ? 'sticky top-0 z-10 h-0 overflow-hidden' : 'sticky top-0 z-10'}
+          style={{ minWidth }}
+        >
           <div
             ref={headerRowRef}
             role="row"
@@ -495,7 +505,7 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
           </div>
         </div>
         {pending ? (
-          <div role="rowgroup" style={{ minWidth: props.minWidth }}>
+          <div role="rowgroup" style={{ minWidth }}>
             {Array.from({ length: SKELETON_ROWS }, (_, i) => (
               <div
                 key={i}
@@ -523,9 +533,12 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
             gridTemplateColumns={gridTemplateColumns}
             columns={columns}
             columnVisibility={columnVisibility}
-            estimateRowHeight={estimateRowHeight}
-            fixedRowHeight={!!props.fixedRowHeight}
-            minWidth={props.minWidth}
+            estimateRowHeight={
+              narrow ? Math.max(estimateRowHeight, visibleColumns.length * 26 + 16) : estimateRowHeight
+            }
+            fixedRowHeight={!!props.fixedRowHeight && !narrow}
+            minWidth={minWidth}
+            narrow={narrow}
             onClick={onBodyClick}
             onVisibleRowsChange={props.onVisibleRowsChange}
             more={query && hasNextPage && !fetching && !query.error ? query.fetchNextPage : undefined}
@@ -560,6 +573,7 @@ interface VirtualRowsProps<TData extends RowData> {
   estimateRowHeight: number;
   fixedRowHeight: boolean;
   minWidth: string | undefined;
+  narrow: boolean;
   onClick: (e: MouseEvent<HTMLDivElement>) => void;
   onVisibleRowsChange: ((rows: TData[]) => void) | undefined;
   /** Loads the next page; absent when there is none to load now. */
@@ -639,6 +653,7 @@ function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
             selectable={hasSelection && row.getCanSelect()}
             clickable={props.clickable}
             gridTemplateColumns={props.gridTemplateColumns}
+            narrow={props.narrow}
             columns={props.columns}
             columnVisibility={props.columnVisibility}
           />
@@ -685,6 +700,8 @@ interface DataTableRowProps<TData extends RowData> {
   selectable: boolean;
   clickable: boolean;
   gridTemplateColumns: string;
+  /** A card: each cell on its own line, named. */
+  narrow: boolean;
   // Not read here, but their change re-renders the row: cells close over them.
   columns: unknown;
   columnVisibility: unknown;
@@ -719,6 +736,25 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
       {row.getVisibleCells().map((cell) => {
         const meta = cell.column.columnDef.meta;
         const title = meta?.cellTitle as ((row: TData) => string | undefined) | undefined;
+        if (props.narrow) {
+          const header = cell.column.columnDef.header;
+          const name = meta?.label ?? (typeof header === 'string' ? header : '');
+          return (
+            <div
+              key={cell.id}
+              role="cell"
+              title={title?.(row.original)}
+              className="grid min-w-0 grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-2"
+            >
+              <span aria-hidden className="truncate text-xs text-muted">
+                {name}
+              </span>
+              <div className={cellClass(meta)}>
+                <FlexRender cell={cell} />
+              </div>
+            </div>
+          );
+        }
         return (
           <div key={cell.id} role="cell" title={title?.(row.original)} className={cellClass(meta)}>
             <FlexRender cell={cell} />
