@@ -3,18 +3,24 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompress.ts';
 
 // The dev server (`npm run dev`) runs Vite in middleware mode inside the console server, so the proxy,
 // the sandbox and the guards are the same as in production; see src/cli/dev.ts.
 export default defineConfig({
-  plugins: [tanstackRouter({
+  plugins: [
+    tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
       quoteStyle: 'single',
       // A route's loader rides in its component's chunk: one request for both, and the areas' query code
       // (and the contract it reads) stays off the first screen.
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
-    }), react(), tailwindcss()],
+    }),
+    react(),
+    tailwindcss(),
+    precompress(),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     sourcemap: false,

@@ -3,7 +3,7 @@
  * throughput (entries per second) through the console's proxy. Drives the real screen in Chromium.
  */
 import type { Browser, Page } from '@playwright/test';
-import { percentile, type Figure } from './lib';
+import { scrollFrames, type Figure, type ScrollFrames } from './lib';
 
 const TARGET_LOADED = 10_000;
 const SCROLL_FRAMES = 240;
@@ -25,7 +25,13 @@ async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeout
   }
 }
 
-export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; browser: Browser }): Promise<Figure[]> {
+export async function benchAuditLogs({
+  baseUrl,
+  browser,
+}: {
+  baseUrl: string;
+  browser: Browser;
+}): Promise<{ figures: Figure[]; scroll: ScrollFrames; rows: number }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   try {
@@ -56,24 +62,12 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
     }));
 
     // Scroll by a fixed step every animation frame, and time each frame.
-    // A string, not a function: the TypeScript runner would wrap named functions with a helper the page lacks.
-    const frames = (await page.evaluate(
-      `new Promise((resolve) => {
-        const el = document.querySelector('[role="table"][aria-label="Audit-log entries"]');
-        const deltas = [];
-        let last = performance.now();
-        let n = 0;
-        const tick = (t) => {
-          deltas.push(t - last);
-          last = t;
-          el.scrollTop += ${SCROLL_STEP_PX};
-          if (++n < ${SCROLL_FRAMES}) requestAnimationFrame(tick);
-          else resolve(deltas.slice(1));
-        };
-        requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
-      })`,
-    )) as number[];
-    frames.sort((a, b) => a - b);
+    const scroll = await scrollFrames(
+      page,
+      '[role="table"][aria-label="Audit-log entries"]',
+      SCROLL_FRAMES,
+      SCROLL_STEP_PX,
+    );
     const round = (n: number) => Math.round(n * 10) / 10;
 
     // Export everything through the proxy: from the click to the finished download.
@@ -89,7 +83,7 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
     );
     await file.delete();
 
-    return [
+    const figures: Figure[] = [
       {
         name: `audit logs: DOM nodes, ${loaded.toLocaleString('en-US')} entries loaded`,
         value: dom.nodes,
@@ -98,15 +92,21 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
       },
       {
         name: 'audit logs: scroll frame time p50',
-        value: round(percentile(frames, 50)),
+        value: scroll.p50,
         unit: 'ms',
         note: `${SCROLL_FRAMES} frames, ${SCROLL_STEP_PX} px each`,
       },
       {
         name: 'audit logs: scroll frame time p95',
-        value: round(percentile(frames, 95)),
+        value: scroll.p95,
         unit: 'ms',
-        note: `max ${round(frames[frames.length - 1] ?? NaN)} ms`,
+        note: `max ${scroll.max} ms`,
+      },
+      {
+        name: 'audit logs: long tasks while scrolling',
+        value: scroll.longTasks,
+        unit: 'tasks',
+        note: `${scroll.blockingMs} ms blocking`,
       },
       {
         name: 'audit logs: export throughput via proxy',
@@ -115,6 +115,7 @@ export async function benchAuditLogs({ baseUrl, browser }: { baseUrl: string; br
         note: `JSON Lines, ${exported.toLocaleString('en-US')} of ${total?.toLocaleString('en-US') ?? '?'} entries in ${round(exportSeconds)} s, 200 per page`,
       },
     ];
+    return { figures, scroll, rows: dom.rows };
   } finally {
     await context.close();
   }

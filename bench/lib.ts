@@ -1,7 +1,8 @@
-/** Shared benchmark plumbing: start the console on a fresh sandbox, time HTTP load, report figures. */
+/** Shared benchmark plumbing: start the console on a fresh sandbox, time HTTP load, report figures and tables. */
+import type { Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +13,51 @@ export interface Figure {
   note?: string;
 }
 
+/** Figures side by side: a header row and rows of cells, printed as a Markdown table. */
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: Array<Array<string | number>>;
+  note?: string;
+}
+
+/** The ports the bench's own servers take (the machine's other users keep out of this range). */
+export const BENCH_PORTS = { from: 4440, to: 4499 } as const;
+
+/** Listens on the first free loopback port of the bench's range; answers it. */
+export async function listenInRange(server: Server, from: number = BENCH_PORTS.from, to: number = BENCH_PORTS.to) {
+  for (let port = from; port <= to; port++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const onError = () => resolve(false);
+      server.once('error', onError);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', onError);
+        resolve(true);
+      });
+    });
+    if (ok) return port;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function printTable(t: Table): void {
+  const cells = [t.columns, ...t.rows.map((r) => r.map(String))];
+  const widths = t.columns.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  console.log(`\n${t.title}\n`);
+  console.log(line(t.columns));
+  console.log(`|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const r of cells.slice(1)) console.log(line(r));
+  if (t.note) console.log(`\n${t.note}`);
+}
+
 export interface RunningConsole {
   url: string;
   sandboxUrl: string;
@@ -20,7 +66,7 @@ export interface RunningConsole {
 
 /** `npm start` on a fresh data dir; resolves once both URLs are printed. */
 export function startConsoleProcess(env: Record<string, string> = {}): Promise<RunningConsole> {
-  const port = 4900 + Math.floor(Math.random() * 90);
+  const port = 4400 + Math.floor(Math.random() * 40);
   const child: ChildProcess = spawn('npx', ['tsx', 'src/cli/main.ts', '--build-if-needed'], {
     env: {
       ...process.env,
@@ -111,4 +157,48 @@ export async function load(
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return { latencies, rps: total / seconds, errors };
+}
+
+export interface ScrollFrames {
+  p50: number;
+  p95: number;
+  max: number;
+  /** Tasks over 50 ms while scrolling, and their time over 50 ms summed (total blocking time). */
+  longTasks: number;
+  blockingMs: number;
+}
+
+/**
+ * Scrolls the element matching `selector` by `stepPx` every animation frame for `frames` frames (back to the top
+ * when it reaches the end) and times each frame; long tasks are observed meanwhile.
+ */
+export async function scrollFrames(page: Page, selector: string, frames = 240, stepPx = 300): Promise<ScrollFrames> {
+  // A string, not a function: the TypeScript runner would wrap named functions with a helper the page lacks.
+  const r = (await page.evaluate(`new Promise((resolve) => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    const long = [];
+    const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) long.push(e.duration); });
+    observer.observe({ type: 'longtask' });
+    const deltas = [];
+    let last = 0;
+    let n = 0;
+    const tick = (t) => {
+      deltas.push(t - last);
+      last = t;
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) el.scrollTop = 0;
+      else el.scrollTop += ${stepPx};
+      if (++n < ${frames}) requestAnimationFrame(tick);
+      else setTimeout(() => { observer.disconnect(); resolve({ deltas: deltas.slice(1), long }); }, 100);
+    };
+    requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
+  })`)) as { deltas: number[]; long: number[] };
+  const sorted = [...r.deltas].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    max: round(sorted.at(-1) ?? NaN),
+    longTasks: r.long.length,
+    blockingMs: Math.round(r.long.reduce((a, d) => a + Math.max(0, d - 50), 0)),
+  };
 }

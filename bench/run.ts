@@ -1,11 +1,17 @@
 /**
  * `npm run bench`: benchmarks, not timed tests. Starts the console on a fresh sandbox (as `npm start` does)
- * and prints each figure.
+ * and prints each suite, side by side where there is something to compare with:
+ * - the first screen against a floor app (bench/first-screen.ts);
+ * - the proxy against direct calls and a bare `node:http` proxy, before one fast upstream (bench/proxy.ts);
+ * - scrolling the sessions list (2,000) and the audit log (10,000);
+ * - the whole build's bytes, the sessions list's polling, git permissions, audit-log export.
+ * `BENCH_ONLY=first-screen,proxy` runs some suites only (names as in the list of suites below).
  */
 import { chromium, type Page } from '@playwright/test';
 import { benchAuditLogs } from './audit-logs';
 import { benchBundle } from './bundle';
-import { startConsoleProcess, type Figure } from './lib';
+import { benchFirstScreen } from './first-screen';
+import { printTable, startConsoleProcess, type Figure, type ScrollFrames, type Table } from './lib';
 import { benchGitPermissions } from './git-permissions';
 import { benchProxy } from './proxy';
 import { benchSessionsListRequests, benchSessionsRenderScroll } from './sessions';
@@ -26,18 +32,6 @@ const browser = await chromium.launch({
 const consoleProc = await startConsoleProcess({ SANDBOX_RATE_LIMIT: '0' });
 const ctx = { baseUrl: consoleProc.url, sandboxUrl: consoleProc.sandboxUrl, browser };
 
-const suites: Array<[string, () => Promise<Figure[]>]> = [
-  ['Bundle', () => benchBundle(ctx)],
-  ['Proxy', () => benchProxy(ctx)],
-  ['Sessions: render and scroll with 2,000 loaded', () => withPage((page) => benchSessionsRenderScroll(page, ctx))],
-  [
-    'Sessions: upstream requests of one open list',
-    () => withPage(async (page) => benchSessionsListRequests(page, { ...ctx, orgId: await firstOrgId() })),
-  ],
-  ['Git permissions', () => benchGitPermissions(ctx)],
-  ['Audit logs', () => benchAuditLogs(ctx)],
-];
-
 async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
   try {
@@ -52,13 +46,56 @@ async function firstOrgId(): Promise<string> {
   return ((await res.json()) as { items: Array<{ org_id: string }> }).items[0]!.org_id;
 }
 
+/** Scrolling both long lists, side by side; their other figures follow. */
+async function benchLists(): Promise<Array<Table | Figure>> {
+  const sessions = await withPage((page) => benchSessionsRenderScroll(page, ctx));
+  const audit = await benchAuditLogs(ctx);
+  const row = (name: string, s: ScrollFrames, rows: number) => [
+    name,
+    `${s.p50} ms`,
+    `${s.p95} ms`,
+    `${s.max} ms`,
+    `${s.longTasks} (${s.blockingMs} ms)`,
+    rows,
+  ];
+  return [
+    {
+      title: 'Lists: scrolling 300 px a frame for 240 frames, Chromium',
+      columns: ['', 'frame p50', 'frame p95', 'frame max', 'long tasks (blocking)', 'rows in the DOM'],
+      rows: [
+        row('sessions (2,000 loaded)', sessions.scroll, sessions.rows),
+        row('audit log (10,000 loaded)', audit.scroll, audit.rows),
+      ],
+    },
+    ...sessions.figures,
+    ...audit.figures,
+  ];
+}
+
+const suites: Array<[string, string, () => Promise<Array<Table | Figure>> | Array<Table | Figure>]> = [
+  ['first-screen', 'First screen', () => benchFirstScreen(ctx)],
+  ['proxy', 'Proxy', () => benchProxy()],
+  ['lists', 'Lists', () => benchLists()],
+  ['bundle', 'Build', () => benchBundle()],
+  [
+    'polling',
+    'Sessions: upstream requests of one open list',
+    () => withPage(async (page) => benchSessionsListRequests(page, { ...ctx, orgId: await firstOrgId() })),
+  ],
+  ['git-permissions', 'Git permissions', () => benchGitPermissions(ctx)],
+];
+
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 let failed = false;
 try {
-  for (const [title, run] of suites) {
+  for (const [id, title, run] of suites) {
+    if (only && !only.includes(id)) continue;
     console.log(`\n## ${title}`);
     try {
       for (const f of await run()) {
-        console.log(`${f.name.padEnd(52)} ${String(f.value).padStart(10)} ${f.unit}${f.note ? `  (${f.note})` : ''}`);
+        if ('columns' in f) printTable(f);
+        else
+          console.log(`${f.name.padEnd(60)} ${String(f.value).padStart(10)} ${f.unit}${f.note ? `  (${f.note})` : ''}`);
       }
     } catch (err) {
       failed = true;

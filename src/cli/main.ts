@@ -7,6 +7,7 @@ import { issueSignInLink } from '../server/console/sessions-store';
 import { openConsoleStore } from '../server/console/store';
 import { describeCredentials } from '../sandbox';
 import { loadConfigOrExit, startConsole } from './start';
+import { createLogWriter } from '../server/log';
 import { createStaticHandler } from '../server/static';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -31,7 +32,12 @@ function buildIsStale(): boolean {
   const nodeOnly = ['server', 'sandbox', 'node', 'cli', 'test'].map((d) => join('src', d));
   const skip = (p: string) => nodeOnly.some((d) => p.includes(d)) || p.endsWith('.test.ts') || p.endsWith('.test.tsx');
   const sources = [join(root, 'src'), join(root, 'public')].filter(existsSync);
-  const newest = Math.max(...sources.map((d) => newestMtime(d, skip)), statSync(join(root, 'index.html')).mtimeMs);
+  // The build's own configuration (and its precompression plugin) counts too.
+  const buildFiles = ['index.html', 'vite.config.ts', 'scripts/precompress.ts'].map((f) => join(root, f));
+  const newest = Math.max(
+    ...sources.map((d) => newestMtime(d, skip)),
+    ...buildFiles.filter(existsSync).map((f) => statSync(f).mtimeMs),
+  );
   return newest > built;
 }
 
@@ -94,9 +100,10 @@ if (!existsSync(join(dist, 'index.html'))) {
   process.exit(1);
 }
 
+const log = createLogWriter();
 const started = await startConsole(config, {
   serveApp: createStaticHandler(dist),
-  log: (line) => console.log(line),
+  log,
 }).catch((err: NodeJS.ErrnoException) => {
   console.error(
     err.code === 'EADDRINUSE'
@@ -121,6 +128,10 @@ if (started.sandbox) {
 } else {
   console.log(`  upstream: ${config.baseUrl}`);
 }
-const shutdown = () => void started.close().then(() => process.exit(0));
+const shutdown = () =>
+  void started.close().then(() => {
+    log.flush();
+    process.exit(0);
+  });
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -89,7 +89,9 @@ export function sendProblem(
 
 /** The path part of a raw request target, safe to echo (no query, bounded length). */
 export function instanceOf(rawUrl: string | undefined): string {
-  const path = (rawUrl ?? '/').split('?')[0] ?? '/';
+  const url = rawUrl ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
   return path.length > 512 ? `${path.slice(0, 512)}…` : path;
 }
 

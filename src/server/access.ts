@@ -114,6 +114,8 @@ ${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}${form}</main></bo
 /** The key failures are counted under: the IPv4 address, or the /64 of an IPv6 address. */
 export function addressKey(remote: string | undefined): string {
   if (!remote) return 'unknown';
+  // An IPv4 address (the common case) is its own key.
+  if (!remote.includes(':')) return remote;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
   if (mapped) return mapped[1]!;
   if (!isIPv6(remote)) return remote;

@@ -55,7 +55,7 @@ function createNodeServer(
 }
 
 export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
-  const { config } = opts;
+  const { config, log } = opts;
   const startedAt = Date.now();
   // The credential (and the console's own access token) never leave the server, whatever the encoding.
   const redactor = createRedactor([opts.upstream.apiKey, config.accessToken]);
@@ -154,13 +154,14 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     tls,
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
     (req, res) => {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        if (!opts.log) return;
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        // One line per request: method, path (no query), status, duration; nothing from bodies or headers.
-        opts.log(redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
-      });
+      if (log) {
+        const started = performance.now();
+        res.on('finish', () => {
+          const ms = performance.now() - started;
+          // One line per request: method, path (no query), status, duration; nothing from bodies or headers.
+          log(redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
+        });
+      }
       try {
         handle(req, res);
       } catch (err) {

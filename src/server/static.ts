@@ -1,7 +1,13 @@
-/** Serves the built app from `dist/`: hashed assets cached for a year, deep links answered with index.html. */
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+/**
+ * Serves the built app from `dist/`: each file in the best coding the browser accepts among the Brotli and
+ * gzip copies the build wrote beside it (`Content-Encoding`, `Vary: Accept-Encoding`); hashed assets cached for
+ * a year as immutable, everything else (index.html, deep links) revalidated by ETag; deep links answered with
+ * index.html. What a path resolves to is looked up once, and small files are kept in memory.
+ */
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { negotiateEncoding, type Chosen, type Coding } from './encoding';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,11 +33,104 @@ export const SECURITY_HEADERS = {
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+/** The copies the build writes beside a file, by coding. */
+const SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
+/** Files up to this size are served from memory once read. */
+const MEMORY_LIMIT = 1_048_576;
+
+interface Variant {
+  path: string;
+  size: number;
+  etag: string;
+  bytes?: Buffer;
+}
+
+interface Entry {
+  headers: Record<string, string>;
+  variants: Partial<Record<Chosen, Variant>>;
+  codings: Coding[];
+}
+
+function statFile(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file and the compressed copies beside it, with the headers every answer of it carries. */
+function entryOf(file: string, immutable: boolean): Entry | undefined {
+  const own = statFile(file);
+  if (!own) return undefined;
+  const tag = `${own.size.toString(36)}-${Math.round(own.mtimeMs).toString(36)}`;
+  const variants: Entry['variants'] = { identity: { path: file, size: own.size, etag: `"${tag}"` } };
+  const codings: Coding[] = [];
+  for (const coding of ['br', 'gzip'] as const) {
+    const copy = statFile(file + SUFFIX[coding]);
+    if (!copy) continue;
+    variants[coding] = { path: file + SUFFIX[coding], size: copy.size, etag: `"${tag}-${coding}"` };
+    codings.push(coding);
+  }
+  const ext = extname(file);
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    'content-type': TYPES[ext] ?? 'application/octet-stream',
+    'cache-control': immutable ? IMMUTABLE : REVALIDATE,
+  };
+  if (ext === '.html') headers['content-security-policy'] = CSP;
+  if (codings.length > 0) headers.vary = 'accept-encoding';
+  return { headers, variants, codings };
+}
+
+/** Whether If-None-Match names this ETag (or `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
 export function createStaticHandler(distDir: string) {
   const root = normalize(distDir + sep);
-  const indexPath = join(distDir, 'index.html');
-  let indexHtml: Buffer | undefined;
-  const index = () => (indexHtml ??= readFileSync(indexPath));
+  const found = new Map<string, Entry>();
+  /** The entry of a file inside dist, looked up once (a missing path is looked up again, never remembered). */
+  const lookup = (decoded: string): Entry | undefined => {
+    const known = found.get(decoded);
+    if (known) return known;
+    const file = normalize(join(distDir, decoded));
+    if (!file.startsWith(root)) return undefined;
+    const entry = entryOf(file, decoded.startsWith('/assets/'));
+    if (entry) found.set(decoded, entry);
+    return entry;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, entry: Entry) => {
+    const coding = negotiateEncoding(req.headers['accept-encoding'], entry.codings);
+    const variant = entry.variants[coding]!;
+    const headers: Record<string, string | number> = { ...entry.headers, etag: variant.etag };
+    if (coding !== 'identity') headers['content-encoding'] = coding;
+    if (matches(req.headers['if-none-match'], variant.etag)) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    headers['content-length'] = variant.size;
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    if (variant.size > MEMORY_LIMIT) {
+      createReadStream(variant.path).pipe(res);
+      return;
+    }
+    variant.bytes ??= readFileSync(variant.path);
+    res.end(variant.bytes);
+  };
 
   return (req: IncomingMessage, res: ServerResponse, pathname: string): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -44,18 +143,9 @@ export function createStaticHandler(distDir: string) {
     } catch {
       decoded = '/';
     }
-    const file = normalize(join(distDir, decoded));
-    const inside = file.startsWith(root);
-    if (inside && decoded !== '/' && existsSync(file) && statSync(file).isFile()) {
-      const immutable = decoded.startsWith('/assets/');
-      res.writeHead(200, {
-        ...SECURITY_HEADERS,
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-length': statSync(file).size,
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
+    const entry = decoded === '/' || decoded.endsWith('/') ? undefined : lookup(decoded);
+    if (entry) {
+      send(req, res, entry);
       return;
     }
     // A missing file with an extension is a missing asset, not a deep link.
@@ -63,14 +153,11 @@ export function createStaticHandler(distDir: string) {
       res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('Not Found');
       return;
     }
-    const html = index();
-    res.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'content-type': TYPES['.html']!,
-      'content-length': html.length,
-      'cache-control': 'no-cache',
-      'content-security-policy': CSP,
-    });
-    res.end(req.method === 'HEAD' ? undefined : html);
+    const index = lookup('/index.html');
+    if (!index) {
+      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('Not Found');
+      return;
+    }
+    send(req, res, index);
   };
 }

@@ -165,7 +165,7 @@ export function rawRequest(
   target: string,
   headers: Record<string, string> = {},
   body?: string,
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const length =
       body !== undefined && !headers['transfer-encoding'] ? { 'content-length': String(Buffer.byteLength(body)) } : {};
@@ -174,9 +174,10 @@ export function rawRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-        );
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: bytes.toString(), bytes });
+        });
       },
     );
     req.on('error', reject);

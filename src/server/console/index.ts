@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { Db } from '../../node/db';
 import { accessModeOf } from '../access';
 import type { Config } from '../config';
+import { compressLargeJson } from './compress';
 import { gitPermissionHandlers } from './git-permissions';
 import { mountConsoleOperations } from './mount';
 import type { Redactor } from '../redact';
@@ -24,6 +25,7 @@ export interface ConsoleDeps {
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const app = new Hono();
+  app.use(compressLargeJson());
   mountConsoleOperations(app, {
     'console.health': () => ({ status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
     'console.config': () => ({

@@ -109,3 +109,30 @@ describe('fair gate', () => {
     expect(gate.stats()).toEqual({ running: 0, waiting: 0, clients: 0 });
   });
 });
+
+describe('fair gate, callback form (the proxy path)', () => {
+  it('grants at once while there is room, queues the rest, and withdraws a waiting call', () => {
+    const gate = createFairGate({ total: 2, perClient: 1, maxQueuedPerClient: 1 });
+    const granted: string[] = [];
+    const releases: Array<() => void> = [];
+    const enter = (client: string, name: string) =>
+      gate.enter(client, (release) => {
+        granted.push(name);
+        releases.push(release);
+      });
+    expect(enter('a', 'a1')).not.toBe(false);
+    expect(granted).toEqual(['a1']);
+    const withdrawA2 = enter('a', 'a2');
+    expect(enter('a', 'a3')).toBe(false);
+    expect(enter('b', 'b1')).not.toBe(false);
+    const c1 = enter('c', 'c1');
+    expect(granted).toEqual(['a1', 'b1']);
+    expect(gate.stats()).toEqual({ running: 2, waiting: 2, clients: 3 });
+    // a2 gives up: its turn goes to c1 when a connection frees up.
+    (withdrawA2 as () => void)();
+    releases[0]!();
+    expect(granted).toEqual(['a1', 'b1', 'c1']);
+    (c1 as () => void)(); // withdrawing once granted changes nothing
+    expect(gate.stats()).toEqual({ running: 2, waiting: 0, clients: 2 });
+  });
+});

@@ -9,6 +9,12 @@
 export interface FairGate {
   /** Resolves with a release function once the call may run; rejects with GateFull when the client's queue is full. */
   acquire(client: string, signal?: AbortSignal): Promise<() => void>;
+  /**
+   * The same without a promise or a signal per call (the proxy's path): `onGrant` runs at once when the call
+   * may run now, or when its turn comes. Answers a function that withdraws a waiting call (nothing once it
+   * ran), or false when the client's queue is full.
+   */
+  enter(client: string, onGrant: (release: () => void) => void): (() => void) | false;
   stats(): { running: number; waiting: number; clients: number };
 }
 
@@ -20,7 +26,6 @@ export class GateFull extends Error {
 
 interface Waiter {
   grant: (release: () => void) => void;
-  fail: (err: unknown) => void;
 }
 
 interface ClientState {
@@ -82,39 +87,47 @@ export function createFairGate(opts: { total: number; perClient: number; maxQueu
     }
   }
 
+  const granted = () => undefined;
+
+  function enter(client: string, onGrant: (release: () => void) => void): (() => void) | false {
+    const s = stateOf(client);
+    if (running < total && s.running < perClient && s.queue.length === 0) {
+      running++;
+      s.running++;
+      onGrant(releaseFor(client, s));
+      return granted;
+    }
+    if (s.queue.length >= maxQueued) {
+      forget(client, s);
+      return false;
+    }
+    const w: Waiter = { grant: onGrant };
+    s.queue.push(w);
+    if (s.queue.length === 1) turn.push(client);
+    return () => {
+      const i = s.queue.indexOf(w);
+      if (i === -1) return;
+      s.queue.splice(i, 1);
+      forget(client, s);
+    };
+  }
+
   return {
+    enter,
     acquire(client, signal) {
-      const s = stateOf(client);
-      if (running < total && s.running < perClient && s.queue.length === 0) {
-        running++;
-        s.running++;
-        return Promise.resolve(releaseFor(client, s));
-      }
-      if (s.queue.length >= maxQueued) {
-        forget(client, s);
-        return Promise.reject(new GateFull());
-      }
+      if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
       return new Promise((resolve, reject) => {
-        const w: Waiter = {
-          grant: (release) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(release);
-          },
-          fail: reject,
-        };
+        let withdraw: (() => void) | false = false;
         const onAbort = () => {
-          const i = s.queue.indexOf(w);
-          if (i !== -1) s.queue.splice(i, 1);
-          forget(client, s);
+          if (withdraw) withdraw();
           reject(signal?.reason ?? new Error('aborted'));
         };
-        if (signal?.aborted) {
-          onAbort();
-          return;
-        }
-        signal?.addEventListener('abort', onAbort, { once: true });
-        s.queue.push(w);
-        if (s.queue.length === 1) turn.push(client);
+        withdraw = enter(client, (release) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(release);
+        });
+        if (withdraw === false) reject(new GateFull());
+        else if (withdraw !== granted) signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
     stats() {

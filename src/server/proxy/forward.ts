@@ -2,30 +2,44 @@
  * The credential-adding proxy. Node's `http.request` with a keep-alive agent (several times cheaper than
  * fetch per request, see TOOLCHAIN.md), with a whitelist of headers in each direction, a fair share of the
  * upstream connections per client, and the credential redacted from every answer whatever its encoding.
+ *
+ * Per request it does only what it must: header rules, the fair gate (no promise unless the call waits), the
+ * answer streamed through the redactor's byte scanner (which keeps its length, so Content-Length passes
+ * through, and clears a body without a copy in about a microsecond per 2 KB; nothing is parsed), and the log
+ * line the server writes. An answer the upstream compressed keeps its coding: to be searched it is read whole
+ * (bounded) and decoded, then passed on byte for byte, or re-encoded when a copy had to be masked.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  deflateSync,
+  gunzipSync,
+  gzipSync,
+  inflateSync,
+  constants as zlib,
+} from 'node:zlib';
 import { sendProblem } from '../../node/problem-writer';
 import type { Redactor } from '../redact';
-import { createFairGate, GateFull } from './fair-gate';
+import { createFairGate } from './fair-gate';
 
 /** Request headers passed to the upstream; everything else (cookies, proxy-*, hop-by-hop, forwarding) is dropped. */
-const REQUEST_HEADERS = new Set([
+const REQUEST_HEADERS = [
   'accept',
   'accept-language',
   'content-type',
-  'content-length',
   'if-match',
   'if-none-match',
   'if-modified-since',
   'x-request-id',
-]);
+] as const;
 
 /** Response headers passed back to the browser; `set-cookie` and hop-by-hop headers never are. */
 const RESPONSE_HEADERS = new Set([
   'content-type',
   'content-length',
+  'content-encoding',
   'retry-after',
   'location',
   'etag',
@@ -62,201 +76,348 @@ export interface Upstream {
 
 /** Largest request body the proxy forwards. */
 export const MAX_REQUEST_BODY_BYTES = 1_048_576;
-/** API answers are small JSON pages; anything larger is refused rather than held in memory. */
-const MAX_RESPONSE_BYTES = 16 * 1_048_576;
+/** Largest compressed answer read whole to be searched, and largest it may decode to (502 beyond). */
+const MAX_DECODED_BYTES = 16 * 1_048_576;
 
 export interface Forwarder {
   forward(req: IncomingMessage, res: ServerResponse, upstreamPath: string, instance: string, client: string): void;
   close(): void;
 }
 
-/** The answer as bytes the browser can read and the redactor can search: decoded from its content encoding. */
-function decode(body: Buffer, encoding: string | undefined): Buffer | null {
-  const enc = (encoding ?? 'identity').trim().toLowerCase();
-  const opts = { maxOutputLength: MAX_RESPONSE_BYTES };
+type Coding = 'gzip' | 'deflate' | 'br';
+
+/** The content codings the proxy can decode (to search an answer), by the names a Content-Encoding may use. */
+const CODINGS = new Map<string, Coding>([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'deflate'],
+  ['br', 'br'],
+]);
+
+function decode(body: Buffer, coding: Coding): Buffer | null {
+  const opts = { maxOutputLength: MAX_DECODED_BYTES };
   try {
-    if (enc === '' || enc === 'identity') return body;
-    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(body, opts);
-    if (enc === 'deflate') return inflateSync(body, opts);
-    if (enc === 'br') return brotliDecompressSync(body, opts);
+    if (coding === 'gzip') return gunzipSync(body, opts);
+    if (coding === 'deflate') return inflateSync(body, opts);
+    return brotliDecompressSync(body, opts);
   } catch {
     return null;
   }
-  return null;
+}
+
+function encode(body: Buffer, coding: Coding): Buffer {
+  if (coding === 'gzip') return gzipSync(body);
+  if (coding === 'deflate') return deflateSync(body);
+  return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+}
+
+/**
+ * The Accept-Encoding sent upstream: the codings of the browser's header the proxy can decode, so the
+ * upstream may compress and the browser still receives its choice unchanged. Memoized: a browser sends the
+ * same header on every call.
+ */
+const upstreamAcceptEncoding = (() => {
+  const memo = new Map<string, string>();
+  return (header: string | undefined): string => {
+    if (header === undefined) return 'identity';
+    let value = memo.get(header);
+    if (value === undefined) {
+      const accepted = header
+        .split(',')
+        .map((part) => part.trim().toLowerCase().split(';'))
+        .filter(([name, ...params]) => {
+          const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+          return CODINGS.has(name!) && (q === undefined || Number(q) > 0);
+        })
+        .map(([name]) => name!);
+      value = accepted.length > 0 ? [...new Set(accepted)].join(', ') : 'identity';
+      if (memo.size < 64) memo.set(header, value);
+    }
+    return value;
+  };
+})();
+
+/** What every call shares: the agent, the gate, the credential and the header rules. */
+interface Shared {
+  upstream: Upstream;
+  base: URL;
+  basePath: string;
+  port: string | number;
+  agent: http.Agent;
+  request: typeof http.request;
+  authorization: string;
+  gate: ReturnType<typeof createFairGate>;
+  maxBody: number;
+}
+
+/**
+ * One proxied call, from the browser's request to the end of the answer. A class with methods rather than a
+ * function of closures: one is made per request, and the closures would each cost an allocation (and, under
+ * tsx, a `name` definition) every time.
+ */
+class ProxyCall {
+  /** The browser has its answer (or its problem), or has gone. */
+  private settled = false;
+  private upReq: http.ClientRequest | undefined;
+  private release: (() => void) | undefined;
+  private withdraw: (() => void) | false = false;
+  private body: Buffer[] | undefined;
+  private bodyDone = true;
+  private readonly timer: NodeJS.Timeout;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly s: Shared,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly path: string,
+    private readonly instance: string,
+  ) {
+    const headers: Record<string, string> = {};
+    for (const name of REQUEST_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    headers.authorization = s.authorization;
+    headers['accept-encoding'] = upstreamAcceptEncoding(req.headers['accept-encoding']);
+    this.headers = headers;
+    this.timer = setTimeout(
+      () => this.fail(504, `The Agent Platform API did not answer within ${s.upstream.timeoutMs} ms`),
+      s.upstream.timeoutMs,
+    );
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      // The browser went away: stop waiting, free the connection.
+      this.settled = true;
+      this.finish();
+      this.upReq?.destroy();
+    });
+  }
+
+  run(client: string, hasBody: boolean): void {
+    const { req } = this;
+    // A request body is read whole (bounded by maxBody) before a connection is taken, so a slow sender
+    // never holds an upstream connection; a call without one goes straight on.
+    if (hasBody) {
+      this.body = [];
+      this.bodyDone = false;
+      let sent = 0;
+      req.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+        if (sent > this.s.maxBody) {
+          req.removeAllListeners('data');
+          req.resume();
+          this.fail(413, `The request body is larger than ${this.s.maxBody} bytes`, { connection: 'close' });
+          return;
+        }
+        this.body!.push(chunk);
+      });
+      req.on('end', () => {
+        this.bodyDone = true;
+        if (this.release && !this.settled) this.start();
+      });
+      req.on('error', () => this.fail(400, 'The request body could not be read'));
+    }
+    this.withdraw = this.s.gate.enter(client, (release) => {
+      this.withdraw = false;
+      if (this.settled) {
+        release();
+        return;
+      }
+      this.release = release;
+      if (this.bodyDone) this.start();
+    });
+    if (this.withdraw === false && !this.release && !this.settled) {
+      this.fail(429, 'Too many of your calls are waiting for the Agent Platform API; retry shortly', {
+        'retry-after': '1',
+      });
+    }
+  }
+
+  private finish(): void {
+    clearTimeout(this.timer);
+    if (this.withdraw) this.withdraw();
+    this.withdraw = false;
+    this.release?.();
+    this.release = undefined;
+  }
+
+  private fail(status: number, detail: string, extra: Record<string, string> = {}): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.finish();
+    this.upReq?.destroy();
+    // Once the answer has begun, sendProblem cuts the connection: the browser sees it fail, not end.
+    sendProblem(this.res, status, detail, this.instance, { ...PROXIED_ANSWER_HEADERS, ...extra });
+  }
+
+  private start(): void {
+    const { s, body, headers } = this;
+    const payload = body && body.length > 0 ? Buffer.concat(body) : undefined;
+    if (payload) headers['content-length'] = String(payload.length);
+    const upReq = s.request(
+      {
+        protocol: s.base.protocol,
+        hostname: s.base.hostname,
+        port: s.port,
+        method: this.req.method,
+        path: s.basePath + this.path,
+        headers,
+        agent: s.agent,
+      },
+      (upRes) => this.answer(upRes),
+    );
+    this.upReq = upReq;
+    upReq.on('error', (err: NodeJS.ErrnoException) => {
+      const why =
+        err.code === 'ECONNREFUSED'
+          ? 'it refused the connection'
+          : err.code === 'ENOTFOUND'
+            ? 'its host was not found'
+            : err.code === 'ECONNRESET'
+              ? 'it reset the connection'
+              : `the connection failed (${err.code ?? 'error'})`;
+      this.fail(502, `The Agent Platform API at ${s.base.host} could not be reached: ${why}`);
+    });
+    upReq.end(payload);
+  }
+
+  private answer(upRes: IncomingMessage): void {
+    if (this.settled) {
+      upRes.resume();
+      return;
+    }
+    upRes.on('error', () => this.fail(502, 'The Agent Platform API closed the connection mid-answer'));
+    // The connection is the upstream's again once its answer is read to the end (or broken off): only then
+    // is the gate's slot given to the next call, which then finds the socket free in the agent.
+    upRes.on('close', () => this.finish());
+    const encoding = upRes.headers['content-encoding']?.trim().toLowerCase();
+    const coding = encoding === undefined ? undefined : CODINGS.get(encoding);
+    if (encoding === undefined || encoding === '' || encoding === 'identity') this.stream(upRes);
+    else if (coding) this.whole(upRes, coding);
+    else {
+      upRes.resume();
+      this.fail(502, 'The Agent Platform API answered in a content encoding the console cannot read');
+    }
+  }
+
+  /** The upstream's headers the browser may see, redacted, with the proxy's own. */
+  private headersOf(upRes: IncomingMessage): Record<string, string | string[]> {
+    const { redactor } = this.s.upstream;
+    const from = upRes.headers;
+    const out: Record<string, string | string[]> = {};
+    for (const name in from) {
+      const value = from[name];
+      if (value === undefined || !RESPONSE_HEADERS.has(name)) continue;
+      out[name] = Array.isArray(value) ? value.map(redactor.redact) : redactor.redact(value);
+    }
+    out['cache-control'] ??= 'no-store';
+    out['x-content-type-options'] = PROXIED_ANSWER_HEADERS['x-content-type-options'];
+    out['content-security-policy'] = PROXIED_ANSWER_HEADERS['content-security-policy'];
+    return out;
+  }
+
+  /** An answer as it is: streamed through the scanner, which keeps its length and so its Content-Length. */
+  private stream(upRes: IncomingMessage): void {
+    const { res } = this;
+    const scanner = this.s.upstream.redactor.scanBody();
+    const lengthHeader = upRes.headers['content-length'];
+    const expected = lengthHeader === undefined ? -1 : Number(lengthHeader);
+    let received = 0;
+    res.writeHead(upRes.statusCode ?? 502, this.headersOf(upRes));
+    upRes.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      received += chunk.length;
+      if (received === expected) {
+        // The whole answer is in: nothing is held back, and the browser has it now.
+        this.settled = true;
+        clearTimeout(this.timer);
+        res.end(scanner.push(chunk, true));
+        return;
+      }
+      const pass = scanner.push(chunk);
+      if (pass.length > 0 && !res.write(pass)) {
+        upRes.pause();
+        res.once('drain', () => upRes.resume());
+      }
+    });
+    upRes.on('end', () => {
+      if (this.settled) return;
+      this.settled = true;
+      clearTimeout(this.timer);
+      res.end(scanner.end());
+    });
+  }
+
+  /** A compressed answer: read whole (bounded) and decoded to be searched; passed on unchanged when clean. */
+  private whole(upRes: IncomingMessage, coding: Coding): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    upRes.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DECODED_BYTES) {
+        this.fail(502, 'The Agent Platform API answered with a body too large to pass on');
+        upRes.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    upRes.on('end', () => {
+      if (this.settled) return;
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      const decoded = raw.length === 0 ? raw : decode(raw, coding);
+      if (!decoded) {
+        this.fail(502, 'The Agent Platform API answered in a content encoding the console cannot read');
+        return;
+      }
+      const scanner = this.s.upstream.redactor.scanBody();
+      const searched = scanner.push(decoded, true);
+      // An upstream that answers in a coding the browser did not offer gets its answer decoded for it.
+      const offered = this.headers['accept-encoding']!.split(', ').includes(coding);
+      const answer = !offered ? searched : scanner.masked === 0 ? raw : encode(searched, coding);
+      this.settled = true;
+      this.finish();
+      const out = this.headersOf(upRes);
+      if (!offered) delete out['content-encoding'];
+      out['content-length'] = String(answer.length);
+      this.res.writeHead(upRes.statusCode ?? 502, out);
+      this.res.end(answer);
+    });
+  }
 }
 
 export function createForwarder(upstream: Upstream): Forwarder {
   const base = new URL(upstream.baseUrl);
   const isHttps = base.protocol === 'https:';
-  const basePath = base.pathname.replace(/\/+$/, '');
   const agentOpts = { keepAlive: true, maxSockets: upstream.maxConnections, maxFreeSockets: 16, timeout: 60_000 };
   const agent = isHttps ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
-  const request = isHttps ? https.request : http.request;
-  const authorization = `Bearer ${upstream.apiKey}`;
-  const { redactor } = upstream;
-  const gate = createFairGate({
-    total: upstream.maxConnections,
-    perClient: upstream.maxPerClient ?? Math.max(1, Math.floor(upstream.maxConnections / 4)),
-  });
+  const shared: Shared = {
+    upstream,
+    base,
+    basePath: base.pathname.replace(/\/+$/, ''),
+    port: base.port || (isHttps ? 443 : 80),
+    agent,
+    request: isHttps ? https.request : http.request,
+    authorization: `Bearer ${upstream.apiKey}`,
+    gate: createFairGate({
+      total: upstream.maxConnections,
+      perClient: upstream.maxPerClient ?? Math.max(1, Math.floor(upstream.maxConnections / 4)),
+    }),
+    maxBody: upstream.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+  };
 
   return {
     forward(req, res, upstreamPath, instance, client) {
-      const maxBody = upstream.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
-      const declared = Number(req.headers['content-length'] ?? 0);
+      const { maxBody } = shared;
+      const lengthHeader = req.headers['content-length'];
+      const declared = lengthHeader === undefined ? 0 : Number(lengthHeader);
       if (declared > maxBody) {
         req.resume();
         sendProblem(res, 413, `The request body is larger than ${maxBody} bytes`, instance, { connection: 'close' });
         return;
       }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (REQUEST_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
-      }
-      headers.authorization = authorization;
-      headers['accept-encoding'] = 'identity';
-
-      let settled = false;
-      let upReq: http.ClientRequest | undefined;
-      let release: (() => void) | undefined;
-      const waiting = new AbortController();
-      const finish = () => {
-        clearTimeout(timer);
-        release?.();
-        release = undefined;
-      };
-      const fail = (status: number, detail: string, extra: Record<string, string> = {}) => {
-        if (settled) return;
-        settled = true;
-        finish();
-        waiting.abort();
-        upReq?.destroy();
-        sendProblem(res, status, detail, instance, { ...PROXIED_ANSWER_HEADERS, ...extra });
-      };
-      const timer = setTimeout(
-        () => fail(504, `The Agent Platform API did not answer within ${upstream.timeoutMs} ms`),
-        upstream.timeoutMs,
-      );
-      res.on('close', () => {
-        if (res.writableFinished) return;
-        // The browser went away: stop waiting, free the connection.
-        settled = true;
-        finish();
-        waiting.abort();
-        upReq?.destroy();
-      });
-
-      // Buffer the request body while waiting for a connection (bounded by maxBody), so a slow sender never
-      // holds an upstream connection.
-      const bodyChunks: Buffer[] = [];
-      let sent = 0;
-      let bodyDone = false;
-      let onBodyDone: (() => void) | undefined;
-      req.on('data', (chunk: Buffer) => {
-        sent += chunk.length;
-        if (sent > maxBody) {
-          req.removeAllListeners('data');
-          req.resume();
-          fail(413, `The request body is larger than ${maxBody} bytes`, { connection: 'close' });
-          return;
-        }
-        bodyChunks.push(chunk);
-      });
-      req.on('end', () => {
-        bodyDone = true;
-        onBodyDone?.();
-      });
-      req.on('error', () => fail(400, 'The request body could not be read'));
-
-      gate.acquire(client, waiting.signal).then(
-        (rel) => {
-          if (settled) {
-            rel();
-            return;
-          }
-          release = rel;
-          const send = () => {
-            if (!settled) start(Buffer.concat(bodyChunks));
-          };
-          if (bodyDone) send();
-          else onBodyDone = send;
-        },
-        (err: unknown) => {
-          if (err instanceof GateFull) {
-            fail(429, 'Too many of your calls are waiting for the Agent Platform API; retry shortly', {
-              'retry-after': '1',
-            });
-          }
-        },
-      );
-
-      function start(body: Buffer) {
-        if (body.length > 0) headers['content-length'] = String(body.length);
-        upReq = request(
-          {
-            protocol: base.protocol,
-            hostname: base.hostname,
-            port: base.port || (isHttps ? 443 : 80),
-            method: req.method,
-            path: basePath + upstreamPath,
-            headers,
-            agent,
-          },
-          (upRes) => {
-            if (settled) {
-              upRes.resume();
-              return;
-            }
-            // Buffer the answer: it is small JSON, and buffering lets the credential be redacted from it,
-            // whatever its encoding, should an upstream ever echo it.
-            const chunks: Buffer[] = [];
-            let size = 0;
-            upRes.on('data', (chunk: Buffer) => {
-              size += chunk.length;
-              if (size > MAX_RESPONSE_BYTES) {
-                fail(502, 'The Agent Platform API answered with a body too large to pass on');
-                upRes.destroy();
-                return;
-              }
-              chunks.push(chunk);
-            });
-            upRes.on('error', () => fail(502, 'The Agent Platform API closed the connection mid-answer'));
-            upRes.on('aborted', () => fail(502, 'The Agent Platform API closed the connection mid-answer'));
-            upRes.on('end', () => {
-              if (settled) return;
-              const decoded = decode(Buffer.concat(chunks), upRes.headers['content-encoding']);
-              if (!decoded) {
-                fail(502, 'The Agent Platform API answered in a content encoding the console cannot read');
-                return;
-              }
-              settled = true;
-              finish();
-              const out: Record<string, string | string[]> = {};
-              for (const [name, value] of Object.entries(upRes.headers)) {
-                if (!RESPONSE_HEADERS.has(name) || value === undefined || name === 'content-length') continue;
-                out[name] = Array.isArray(value) ? value.map(redactor.redact) : redactor.redact(value);
-              }
-              const answer = redactor.redactBuffer(decoded);
-              out['cache-control'] ??= 'no-store';
-              out['content-length'] = String(answer.length);
-              Object.assign(out, PROXIED_ANSWER_HEADERS);
-              res.writeHead(upRes.statusCode ?? 502, out);
-              res.end(answer);
-            });
-          },
-        );
-        upReq.on('error', (err: NodeJS.ErrnoException) => {
-          const why =
-            err.code === 'ECONNREFUSED'
-              ? 'it refused the connection'
-              : err.code === 'ENOTFOUND'
-                ? 'its host was not found'
-                : err.code === 'ECONNRESET'
-                  ? 'it reset the connection'
-                  : `the connection failed (${err.code ?? 'error'})`;
-          fail(502, `The Agent Platform API at ${base.host} could not be reached: ${why}`);
-        });
-        upReq.end(body.length > 0 ? body : undefined);
-      }
+      const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+      new ProxyCall(shared, req, res, upstreamPath, instance).run(client, hasBody);
     },
     close() {
       agent.destroy();

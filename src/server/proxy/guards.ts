@@ -17,14 +17,15 @@ export function toUpstreamPath(rawTarget: string): string | null {
   const query = q === -1 ? '' : rawTarget.slice(q);
   if (!API_PREFIXES.some((p) => path.startsWith(p))) return null;
   if (path.includes('\\') || path.includes('//')) return null;
-  if (/%(2f|5c|2e|00)/i.test(path)) return null;
-  // Any other percent-encoding must be well formed.
-  if (/%(?![0-9a-f]{2})/i.test(path)) return null;
-  if (path.split('/').some((seg) => seg === '.' || seg === '..')) return null;
+  // A dot segment, `.` or `..`, anywhere (the path starts with the prefix's slash).
+  if (/\/\.\.?(?:\/|$)/.test(path)) return null;
   // `;` starts path parameters some servers strip (`/x;/../y`, `..;`): never forwarded.
   if (!/^[A-Za-z0-9\-._~!$&'()*+,=:@/%]+$/.test(path)) return null;
-  // Every percent-encoding must decode to valid UTF-8: overlong forms (`%c0%ae`) and stray bytes are refused.
-  if (!decodesCleanly(path, true) || !decodesCleanly(query, false)) return null;
+  // Percent-encodings (rare in a path: the checks below run only when there is one): no encoded slash,
+  // backslash, dot or NUL; the rest well formed and decoding to valid UTF-8 (overlong forms like `%c0%ae`
+  // and stray bytes are refused). Text without `%` decodes to itself.
+  if (path.includes('%') && (/%(2f|5c|2e|00)/i.test(path) || !decodesCleanly(path, true))) return null;
+  if (query.includes('%') && !decodesCleanly(query, false)) return null;
   if (/[\s#]/.test(query) || query.length > 8192) return null;
   return path.slice('/api'.length) + query;
 }
