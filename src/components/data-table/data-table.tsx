@@ -738,7 +738,8 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
         const title = meta?.cellTitle as ((row: TData) => string | undefined) | undefined;
         if (props.narrow) {
           const header = cell.column.columnDef.header;
-          const name = meta?.label ?? (typeof header === 'string' ? header : '');
+          const name =
+            cell.column.id === SELECT_COLUMN_ID ? '' : (meta?.label ?? (typeof header === 'string' ? header : ''));
           return (
             <div
               key={cell.id}

@@ -19,6 +19,7 @@ import { Button, buttonClass } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
+import { toast } from '@/components/ui/toast';
 import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type ToggleVariables } from './api';
 import { useDebouncedInput } from '@/lib/debounce';
 import {
@@ -170,7 +171,15 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
         pending: togglingIds,
         onToggle: (v) => {
           setToggleError(null);
-          mutate(v);
+          mutate(v, {
+            // Done: say so, with an Undo that toggles it back (through the same conflict-checked change).
+            onSuccess: () =>
+              toast({
+                tone: 'success',
+                title: `${v.label ?? v.id} is now ${v.read_only ? 'read-only' : 'read-write'}`,
+                action: { label: 'Undo', onClick: () => mutate({ ...v, read_only: !v.read_only }) },
+              }),
+          });
         },
       }),
     [byId, togglingIds, mutate],
