@@ -2,9 +2,10 @@
  * Keyboard-only journeys and history: the command palette to a session by its title, terminate it through
  * the dialog and land back on the trigger; filters are history steps that Back and Forward restore.
  */
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-async function firstOrg(request: import('@playwright/test').APIRequestContext): Promise<string> {
+async function firstOrg(request: APIRequestContext): Promise<string> {
   const res = await request.get('/api/v3/enterprise/organizations?first=1');
   return ((await res.json()) as { items: Array<{ org_id: string }> }).items[0]!.org_id;
 }
