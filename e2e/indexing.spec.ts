@@ -56,6 +56,9 @@ test('refuses a removal with an unknown path, naming it, and changes nothing', a
 
   const alert = page.getByRole('alert').filter({ hasText: 'nothing was changed' });
   await expect(alert).toBeVisible();
+  // Where the admin looks next: in view, with focus on it (not on the body, above the viewport).
+  await expect(alert).toBeInViewport();
+  await expect(page.locator(':focus')).toContainText('nothing was changed');
   await expect(alert.getByRole('list', { name: 'Repositories not found' })).toHaveText(unknown);
   await expect(row(page, known)).toContainText('Indexing on');
   await page.reload();

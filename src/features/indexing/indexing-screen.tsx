@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { REPOSITORY_PATHS_LIMIT, type RepoIndexJob, type RepositoryIndexing } from '@/api/operations/indexing';
 import { Badge, type Tone } from '@/components/badge';
 import { Button } from '@/components/ui/button';
@@ -123,6 +123,18 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
   const [pending, setPending] = useState<string[] | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const remove = useRemoveFromIndexing(orgId);
+  // The outcome of a removal (done, or refused with what was wrong) is where the admin looks next: bring it
+  // into view and move focus to it, wherever the admin acted from.
+  const resultRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!outcome && !remove.error) return;
+    // After the confirmation has closed and returned focus to its trigger (a task later).
+    const t = setTimeout(() => {
+      resultRef.current?.scrollIntoView?.({ block: 'nearest' });
+      resultRef.current?.focus({ preventScroll: true });
+    }, 0);
+    return () => clearTimeout(t);
+  }, [outcome, remove.error]);
   const missing = remove.error ? notFoundPaths(remove.error, remove.variables ?? []) : null;
 
   const selectAllIndexed = () =>
@@ -168,7 +180,12 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
         title="Repository indexing"
         description={`Repositories of ${orgName ?? 'this organization'} indexed for search and the wiki. Removing a repository disables its indexing and clears its branches.`}
       />
-      <div aria-live="polite" className="mb-3 flex flex-col gap-2">
+      <div
+        ref={resultRef}
+        tabIndex={-1}
+        aria-live="polite"
+        className="mb-3 flex scroll-mt-20 flex-col gap-2 outline-none"
+      >
         {outcome && (
           <div role="status" className="rounded-lg border border-success/40 bg-success/10 p-3 text-sm">
             <p className="font-semibold text-success">
