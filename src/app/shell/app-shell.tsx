@@ -11,6 +11,7 @@ import { OrgSwitcher } from '@/features/organizations/org-switcher';
 import { cn } from '@/lib/cn';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { ThemeToggle } from './theme-toggle';
+import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
 
 function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
@@ -123,6 +124,7 @@ export function AppShell({ children }: { children: ReactNode }) {
                 Sign out
               </button>
             )}
+            <TimeToggle />
             <ThemeToggle />
           </div>
         </header>
