@@ -2,10 +2,11 @@
  * The bulk editor's edit view: add rows, filter them, import and export, act on a selection, edit the rows
  * in place, then go on to review. Nothing is applied from here.
  */
-import type { Dispatch } from 'react';
+import { useState, type Dispatch } from 'react';
 import { GIT_PERMISSIONS_MAX_PER_REQUEST, type GitConnection } from '@/api/git-permissions/resources';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { AddPermissions } from './add-permissions';
 import { DraftRows } from './draft-rows';
@@ -38,6 +39,20 @@ export function EditView({
   const selected = Object.keys(state.selection).length;
   const inputs = () => state.rows.map(toInput);
   const { valid, hasChanges, overLimit, canReview } = summary;
+  // Rows with errors: a count that jumps to the first, and a filter that shows only them.
+  const [onlyErrors, setOnlyErrors] = useState(false);
+  const withErrors = lines.filter(hasErrors);
+  const showOnlyErrors = onlyErrors && withErrors.length > 0;
+  const jumpToFirstError = () => {
+    setOnlyErrors(true);
+    // Once the filtered rows are on screen: focus the first invalid field of the first row with errors.
+    setTimeout(() => {
+      const first = document.querySelector<HTMLElement>(
+        '[aria-label="Draft permissions"] [aria-invalid="true"], [aria-label="Draft permissions"] [role="row"][data-index="0"]',
+      );
+      first?.focus();
+    }, 50);
+  };
   return (
     <>
       <AddPermissions
@@ -95,8 +110,23 @@ export function EditView({
           <ProblemView compact error={error} />
         </div>
       ) : null}
+      {withErrors.length > 0 && (
+        <div role="group" aria-label="Rows with errors" className="mb-3 flex flex-wrap items-center gap-3 text-sm">
+          <button
+            type="button"
+            className="font-semibold text-danger underline underline-offset-2 hover:no-underline"
+            onClick={jumpToFirstError}
+          >
+            {withErrors.length} {withErrors.length === 1 ? 'row has' : 'rows have'} errors: go to the first
+          </button>
+          <span className="flex items-center gap-1.5">
+            <Checkbox id="only-error-rows" checked={onlyErrors} onCheckedChange={(c) => setOnlyErrors(c === true)} />
+            <label htmlFor="only-error-rows">Show only rows with errors</label>
+          </span>
+        </div>
+      )}
       <DraftRows
-        lines={lines}
+        lines={showOnlyErrors ? withErrors : lines}
         filter={state.filter}
         selection={state.selection}
         connections={connections}
@@ -122,4 +152,8 @@ export function EditView({
       </div>
     </>
   );
+}
+
+function hasErrors(line: DraftLine): boolean {
+  return Object.values(line.errors).some((e) => e && e.length > 0);
 }
