@@ -2,7 +2,7 @@
 import { createRouter } from '@tanstack/react-router';
 import { parseSearch, stringifySearch } from '@/lib/search-params';
 import type { QueryClient } from '@tanstack/react-query';
-import { Spinner } from '@/components/page-header';
+import { PagePending } from '@/app/shell/page-pending';
 import { NotFound } from '@/app/shell/route-error';
 import { routeTree } from './routeTree.gen';
 
@@ -16,7 +16,9 @@ export function createAppRouter(queryClient: QueryClient) {
     // Queries own freshness; the router should not cache loader results on top.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
-    defaultPendingComponent: () => <Spinner />,
+    defaultPendingComponent: PagePending,
+    // The page's skeleton shows at once when its data is not there yet (the shell is already painted).
+    defaultPendingMs: 150,
     defaultNotFoundComponent: () => <NotFound />,
   });
 }

@@ -42,11 +42,25 @@ export function BulkEditor({ orgId }: { orgId: string }) {
   });
   const { connections, byId, query: connectionsQuery } = useConnections();
 
+  // The page keeps its heading while it reads (and when the read fails).
   if (setQuery.isPending || connectionsQuery.isPending)
-    return <Spinner label="Reading every page of the current set…" />;
-  if (setQuery.error) return <ProblemView error={setQuery.error} onRetry={() => void setQuery.refetch()} />;
-  if (connectionsQuery.error)
-    return <ProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />;
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <Spinner label="Reading every page of the current set…" />
+      </>
+    );
+  if (setQuery.error || connectionsQuery.error)
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        {setQuery.error ? (
+          <ProblemView error={setQuery.error} onRetry={() => void setQuery.refetch()} />
+        ) : (
+          <ProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />
+        )}
+      </>
+    );
   return (
     <EditorSession
       key={orgId}
