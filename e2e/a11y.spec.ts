@@ -102,7 +102,8 @@ async function sweep(page: Page, request: APIRequestContext) {
 }
 
 test.describe('axe finds no serious or critical violation on any screen', () => {
-  test.describe.configure({ timeout: 180_000 });
+  // The three modes are independent: they share the run's workers.
+  test.describe.configure({ mode: 'parallel', timeout: 240_000 });
 
   test('light theme', async ({ page, request }) => {
     await page.emulateMedia({ colorScheme: 'light' });

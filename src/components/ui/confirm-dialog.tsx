@@ -26,6 +26,8 @@ export interface ConfirmDialogProps {
   typeToConfirm?: string;
   pending?: boolean;
   children?: ReactNode;
+  /** On close, before focus returns to what opened the dialog; `preventDefault()` to put it elsewhere. */
+  onCloseAutoFocus?: (event: Event) => void;
 }
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
@@ -40,7 +42,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         props.onOpenChange(o);
       }}
     >
-      <AlertDialogContent>
+      <AlertDialogContent onCloseAutoFocus={props.onCloseAutoFocus}>
         <AlertDialogTitle>{props.title}</AlertDialogTitle>
         <AlertDialogDescription asChild>
           <div>{props.description}</div>

@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { REPOSITORY_PATHS_LIMIT, type RepoIndexJob, type RepositoryIndexing } from '@/api/operations/indexing';
 import { Badge, type Tone } from '@/components/badge';
 import { Button } from '@/components/ui/button';
@@ -123,18 +123,15 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
   const [pending, setPending] = useState<string[] | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const remove = useRemoveFromIndexing(orgId);
-  // The outcome of a removal (done, or refused with what was wrong) is where the admin looks next: bring it
-  // into view and move focus to it, wherever the admin acted from.
+  // The outcome of a removal (done, or refused with what was wrong) is where the admin looks next: when the
+  // confirmation closes, focus goes to it (in view), not back to the button that opened the confirmation.
   const resultRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!outcome && !remove.error) return;
-    // After the confirmation has closed and returned focus to its trigger (a task later).
-    const t = setTimeout(() => {
-      resultRef.current?.scrollIntoView?.({ block: 'nearest' });
-      resultRef.current?.focus({ preventScroll: true });
-    }, 0);
-    return () => clearTimeout(t);
-  }, [outcome, remove.error]);
+  const focusResult = (e: Event) => {
+    if (!resultRef.current || resultRef.current.childElementCount === 0) return;
+    e.preventDefault();
+    resultRef.current.scrollIntoView?.({ block: 'nearest' });
+    resultRef.current.focus({ preventScroll: true });
+  };
   const missing = remove.error ? notFoundPaths(remove.error, remove.variables ?? []) : null;
 
   const selectAllIndexed = () =>
@@ -300,6 +297,7 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
         destructive
         pending={remove.isPending}
         onConfirm={confirm}
+        onCloseAutoFocus={focusResult}
       >
         <ul
           className="mt-3 max-h-48 overflow-auto rounded-md border border-line p-2 font-mono text-xs"
