@@ -21,6 +21,7 @@ import { EntryDetail } from './entry-detail';
 import { ExportPanel } from './export-panel';
 import { parsePrincipalValue, principalValue, resolveBounds, toFilters, type AuditLogSearch } from './search';
 import { RangeSummary, TimeRangePicker } from './time-range-picker';
+import { FilterBar } from '@/components/filter-bar';
 
 /** Every row is this tall (one line each): no measuring, the cheapest scrolling over 10,000+ entries. */
 const ROW_HEIGHT = 45;
@@ -191,97 +192,112 @@ export function AuditLogsExplorer({
           </Button>
         }
       />
-      <section aria-label="Filters" className="mb-3 flex flex-col gap-3 rounded-lg border border-line bg-surface p-3">
-        <TimeRangePicker
-          key={`${search.range}:${search.time_after}:${search.time_before}`}
-          value={{ range: search.range, time_after: search.time_after, time_before: search.time_before }}
-          bounds={bounds}
-          onChange={(v) => onSearchChange({ range: v.range, time_after: v.time_after, time_before: v.time_before })}
-        />
-        <RangeSummary bounds={bounds} range={search.range} />
-        <div className="flex flex-wrap items-end gap-3">
-          <div className="flex flex-col gap-1">
-            <span className="text-sm font-medium" id="audit-order-label">
-              Order
-            </span>
-            <div role="group" aria-labelledby="audit-order-label" className="flex gap-1">
-              <Button
-                size="sm"
-                variant={search.order === 'desc' ? 'primary' : 'secondary'}
-                aria-pressed={search.order === 'desc'}
-                onClick={() => onSearchChange({ order: 'desc' })}
-              >
-                <ArrowDownWideNarrow className="size-3.5" aria-hidden />
-                Newest first
-              </Button>
-              <Button
-                size="sm"
-                variant={search.order === 'asc' ? 'primary' : 'secondary'}
-                aria-pressed={search.order === 'asc'}
-                onClick={() => onSearchChange({ order: 'asc' })}
-              >
-                <ArrowUpNarrowWide className="size-3.5" aria-hidden />
-                Oldest first
-              </Button>
+      <FilterBar
+        active={
+          [search.range !== 'all', search.action, search.org_id, search.user_id, search.service_user_id].filter(Boolean)
+            .length
+        }
+        showLabel="Show entries"
+      >
+        {(narrow) => (
+          <section
+            aria-label="Filters"
+            className={
+              narrow ? 'flex flex-col gap-3' : 'mb-3 flex flex-col gap-3 rounded-lg border border-line bg-surface p-3'
+            }
+          >
+            <TimeRangePicker
+              key={`${search.range}:${search.time_after}:${search.time_before}`}
+              value={{ range: search.range, time_after: search.time_after, time_before: search.time_before }}
+              bounds={bounds}
+              onChange={(v) => onSearchChange({ range: v.range, time_after: v.time_after, time_before: v.time_before })}
+            />
+            <RangeSummary bounds={bounds} range={search.range} />
+            <div className="flex flex-wrap items-end gap-3">
+              <div className="flex flex-col gap-1">
+                <span className="text-sm font-medium" id="audit-order-label">
+                  Order
+                </span>
+                <div role="group" aria-labelledby="audit-order-label" className="flex gap-1">
+                  <Button
+                    size="sm"
+                    variant={search.order === 'desc' ? 'primary' : 'secondary'}
+                    aria-pressed={search.order === 'desc'}
+                    onClick={() => onSearchChange({ order: 'desc' })}
+                  >
+                    <ArrowDownWideNarrow className="size-3.5" aria-hidden />
+                    Newest first
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant={search.order === 'asc' ? 'primary' : 'secondary'}
+                    aria-pressed={search.order === 'asc'}
+                    onClick={() => onSearchChange({ order: 'asc' })}
+                  >
+                    <ArrowUpNarrowWide className="size-3.5" aria-hidden />
+                    Oldest first
+                  </Button>
+                </div>
+              </div>
+              <div className="flex w-full flex-col gap-1 sm:w-56">
+                <label htmlFor={`${id}-action`} className="text-sm font-medium">
+                  Action
+                </label>
+                <Select
+                  id={`${id}-action`}
+                  value={search.action ?? ''}
+                  options={actionOptions}
+                  onValueChange={(v) => onSearchChange({ action: v || undefined })}
+                />
+              </div>
+              <div className="flex w-full flex-col gap-1 sm:w-64">
+                <label htmlFor={`${id}-principal`} className="text-sm font-medium">
+                  Principal
+                </label>
+                <Select
+                  id={`${id}-principal`}
+                  value={currentPrincipal}
+                  options={principalOptions}
+                  onValueChange={(v) => onSearchChange(parsePrincipalValue(v))}
+                />
+              </div>
+              <div className="flex w-full flex-col gap-1 sm:w-52">
+                <label htmlFor={`${id}-scope`} className="text-sm font-medium">
+                  Scope
+                </label>
+                <Select
+                  id={`${id}-scope`}
+                  value={search.org_id ?? ''}
+                  options={scopeOptions}
+                  onValueChange={(v) => onSearchChange({ org_id: v || undefined })}
+                />
+              </div>
+              {filtered && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() =>
+                    onSearchChange({
+                      range: 'all',
+                      time_after: undefined,
+                      time_before: undefined,
+                      action: undefined,
+                      service_user_id: undefined,
+                      user_id: undefined,
+                      org_id: undefined,
+                    })
+                  }
+                >
+                  Clear filters
+                </Button>
+              )}
+              <div className="ml-auto">
+                <ExportPanel filters={filters} bounds={() => bounds ?? resolveBounds(filters, Date.now())} />
+              </div>
             </div>
-          </div>
-          <div className="flex w-full flex-col gap-1 sm:w-56">
-            <label htmlFor={`${id}-action`} className="text-sm font-medium">
-              Action
-            </label>
-            <Select
-              id={`${id}-action`}
-              value={search.action ?? ''}
-              options={actionOptions}
-              onValueChange={(v) => onSearchChange({ action: v || undefined })}
-            />
-          </div>
-          <div className="flex w-full flex-col gap-1 sm:w-64">
-            <label htmlFor={`${id}-principal`} className="text-sm font-medium">
-              Principal
-            </label>
-            <Select
-              id={`${id}-principal`}
-              value={currentPrincipal}
-              options={principalOptions}
-              onValueChange={(v) => onSearchChange(parsePrincipalValue(v))}
-            />
-          </div>
-          <div className="flex w-full flex-col gap-1 sm:w-52">
-            <label htmlFor={`${id}-scope`} className="text-sm font-medium">
-              Scope
-            </label>
-            <Select
-              id={`${id}-scope`}
-              value={search.org_id ?? ''}
-              options={scopeOptions}
-              onValueChange={(v) => onSearchChange({ org_id: v || undefined })}
-            />
-          </div>
-          {filtered && (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() =>
-                onSearchChange({
-                  range: 'all',
-                  time_after: undefined,
-                  time_before: undefined,
-                  action: undefined,
-                  service_user_id: undefined,
-                  user_id: undefined,
-                  org_id: undefined,
-                })
-              }
-            >
-              Clear filters
-            </Button>
-          )}
-          <div className="ml-auto">
-            <ExportPanel filters={filters} bounds={() => bounds ?? resolveBounds(filters, Date.now())} />
-          </div>
-        </div>
-      </section>
+          </section>
+        )}
+      </FilterBar>
       <DataTable
         label="Audit-log entries"
         tableId="audit-logs"

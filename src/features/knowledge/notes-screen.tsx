@@ -12,6 +12,7 @@ import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { SavedViews } from '@/components/saved-views';
+import { FilterBar } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
@@ -141,45 +142,56 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
           </>
         }
       />
-      <div role="search" aria-label="Filter notes" className="mb-3 flex flex-wrap items-end gap-3">
-        <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
-          Search
-          <Input
-            type="search"
-            className="font-normal"
-            placeholder="Name, trigger or body"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </label>
-        {scope.kind === 'enterprise' && (
-          <div className="flex w-44 flex-col gap-1">
-            <label htmlFor={`${id}-access`} className="text-sm font-medium">
-              Access type
+      <FilterBar
+        active={[filters.search, filters.pinned_repo, filters.access_type].filter(Boolean).length}
+        showLabel="Show notes"
+      >
+        {(narrow) => (
+          <div
+            role="search"
+            aria-label="Filter notes"
+            className={narrow ? 'flex flex-col items-stretch gap-3' : 'mb-3 flex flex-wrap items-end gap-3'}
+          >
+            <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
+              Search
+              <Input
+                type="search"
+                className="font-normal"
+                placeholder="Name, trigger or body"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
             </label>
-            <Select
-              id={`${id}-access`}
-              value={filters.access_type ?? ''}
-              options={ACCESS_OPTIONS}
-              onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
-            />
+            {scope.kind === 'enterprise' && (
+              <div className="flex w-44 flex-col gap-1">
+                <label htmlFor={`${id}-access`} className="text-sm font-medium">
+                  Access type
+                </label>
+                <Select
+                  id={`${id}-access`}
+                  value={filters.access_type ?? ''}
+                  options={ACCESS_OPTIONS}
+                  onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
+                />
+              </div>
+            )}
+            <label className="flex w-56 flex-col gap-1 text-sm font-medium">
+              Pinned repository
+              <Input
+                className="font-normal"
+                placeholder="owner/repository"
+                value={pinned}
+                onChange={(e) => setPinned(e.target.value)}
+              />
+            </label>
+            {filtered && (
+              <Button onClick={() => onFiltersChange({})}>
+                <X className="size-4" aria-hidden /> Clear filters
+              </Button>
+            )}
           </div>
         )}
-        <label className="flex w-56 flex-col gap-1 text-sm font-medium">
-          Pinned repository
-          <Input
-            className="font-normal"
-            placeholder="owner/repository"
-            value={pinned}
-            onChange={(e) => setPinned(e.target.value)}
-          />
-        </label>
-        {filtered && (
-          <Button onClick={() => onFiltersChange({})}>
-            <X className="size-4" aria-hidden /> Clear filters
-          </Button>
-        )}
-      </div>
+      </FilterBar>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">
         <div className="md:sticky md:top-20 md:self-start">
           <FolderTree scope={scope} folderPath={filters.folder_path} onSelect={(folder_path) => set({ folder_path })} />

@@ -1,5 +1,5 @@
 /** The filter bar of the sessions lists. Every filter is a URL search parameter, so a filtered view can be shared. */
-import { ChevronDown, SlidersHorizontal, X } from 'lucide-react';
+import { ChevronDown, X } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { SESSION_ORIGINS, SESSION_STATUSES } from '@/api/operations/sessions';
 import { Button } from '@/components/ui/button';
@@ -17,8 +17,7 @@ import { Select } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
 import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
 import { hasFilters, joinList, splitList, TIME_PRESETS, type SessionSearch } from './filters';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
-import { NARROW, useMediaQuery } from '@/lib/use-media-query';
+import { FilterBar } from '@/components/filter-bar';
 
 const ARCHIVED_OPTIONS = [
   { value: '', label: 'All sessions' },
@@ -127,14 +126,11 @@ export function SessionFilters(props: {
 }) {
   const { search, onChange } = props;
   const archivedId = useId();
-  // On a phone the filters fold into a sheet behind one button that says how many are set.
-  const narrow = useMediaQuery(NARROW);
-  const [sheet, setSheet] = useState(false);
   const active = ['origins', 'status', 'tags', 'archived', 'created_after', 'created_before', 'org_ids'].filter(
     (k) => search[k as keyof SessionSearch] !== undefined,
   ).length;
 
-  const filters = (
+  const filters = (narrow: boolean) => (
     <div
       role="group"
       aria-label="Filters"
@@ -223,25 +219,10 @@ export function SessionFilters(props: {
       )}
     </div>
   );
-  if (!narrow) return filters;
+  // On a phone the filters fold into a sheet behind one button that says how many are set.
   return (
-    <div className="mb-3">
-      <Button size="sm" onClick={() => setSheet(true)}>
-        <SlidersHorizontal className="size-3.5" aria-hidden />
-        Filters{active ? ` (${active})` : ''}
-      </Button>
-      <Dialog open={sheet} onOpenChange={setSheet}>
-        <DialogContent side="right" className="gap-3 overflow-y-auto p-4">
-          <DialogTitle>Filters</DialogTitle>
-          <DialogDescription className="sr-only">Filter the sessions; each change applies at once.</DialogDescription>
-          {filters}
-          <div className="mt-auto flex justify-end">
-            <DialogClose asChild>
-              <Button variant="primary">Show sessions</Button>
-            </DialogClose>
-          </div>
-        </DialogContent>
-      </Dialog>
-    </div>
+    <FilterBar active={active} showLabel="Show sessions">
+      {filters}
+    </FilterBar>
   );
 }
