@@ -7,6 +7,12 @@ import { defineConfig } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `reports/e2e-data-${Date.now()}`;
 /**
+ * The embedded sandbox's port in this run, fixed so that a test can call the upstream directly with a credential
+ * it minted (as a program would). Derived from the console's port so that parallel runs do not collide; workers
+ * inherit it through the environment.
+ */
+const SANDBOX_PORT = (process.env.E2E_SANDBOX_PORT ??= String(PORT + 10_000));
+/**
  * The console's access token in this run (not a secret): each worker signs in with it once, and the `request`
  * fixture sends it as a Bearer token (e2e/fixtures.ts). Workers inherit it through the environment.
  */
@@ -48,6 +54,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       DATA_DIR,
+      SANDBOX_PORT,
       SANDBOX_TICK_MS: process.env.SANDBOX_TICK_MS ?? '150',
       AGENT_PLATFORM_API_KEY: '',
       AGENT_PLATFORM_BASE_URL: '',

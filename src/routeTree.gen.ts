@@ -10,11 +10,16 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AccessIndexRouteImport } from './routes/access/index'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
 import { Route as GitConnectionsIndexRouteImport } from './routes/git-connections/index'
+import { Route as IdpGroupsIndexRouteImport } from './routes/idp-groups/index'
 import { Route as KnowledgeIndexRouteImport } from './routes/knowledge/index'
 import { Route as KnowledgeNewRouteImport } from './routes/knowledge/new'
+import { Route as MembersIndexRouteImport } from './routes/members/index'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
+import { Route as RolesIndexRouteImport } from './routes/roles/index'
+import { Route as ServiceUsersIndexRouteImport } from './routes/service-users/index'
 import { Route as SessionsIndexRouteImport } from './routes/sessions/index'
 import { Route as KnowledgeNoteIdIndexRouteImport } from './routes/knowledge/$noteId/index'
 import { Route as KnowledgeNoteIdEditRouteImport } from './routes/knowledge/$noteId/edit'
@@ -24,6 +29,8 @@ import { Route as OrgsOrgIdGitPermissionsEditRouteImport } from './routes/orgs/$
 import { Route as OrgsOrgIdIndexingIndexRouteImport } from './routes/orgs/$orgId/indexing/index'
 import { Route as OrgsOrgIdKnowledgeIndexRouteImport } from './routes/orgs/$orgId/knowledge/index'
 import { Route as OrgsOrgIdKnowledgeNewRouteImport } from './routes/orgs/$orgId/knowledge/new'
+import { Route as OrgsOrgIdMembersIndexRouteImport } from './routes/orgs/$orgId/members/index'
+import { Route as OrgsOrgIdServiceUsersIndexRouteImport } from './routes/orgs/$orgId/service-users/index'
 import { Route as OrgsOrgIdSessionsIndexRouteImport } from './routes/orgs/$orgId/sessions/index'
 import { Route as OrgsOrgIdSessionsSessionIdRouteImport } from './routes/orgs/$orgId/sessions/$sessionId'
 import { Route as OrgsOrgIdSessionsNewRouteImport } from './routes/orgs/$orgId/sessions/new'
@@ -38,6 +45,11 @@ const IndexRoute = IndexRouteImport.update({
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AccessIndexRoute = AccessIndexRouteImport.update({
+  id: '/access/',
+  path: '/access/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
   id: '/audit-logs/',
   path: '/audit-logs/',
@@ -46,6 +58,11 @@ const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
 const GitConnectionsIndexRoute = GitConnectionsIndexRouteImport.update({
   id: '/git-connections/',
   path: '/git-connections/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const IdpGroupsIndexRoute = IdpGroupsIndexRouteImport.update({
+  id: '/idp-groups/',
+  path: '/idp-groups/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const KnowledgeIndexRoute = KnowledgeIndexRouteImport.update({
@@ -58,9 +75,24 @@ const KnowledgeNewRoute = KnowledgeNewRouteImport.update({
   path: '/knowledge/new',
   getParentRoute: () => rootRouteImport,
 } as any)
+const MembersIndexRoute = MembersIndexRouteImport.update({
+  id: '/members/',
+  path: '/members/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OrgsOrgIdRouteRoute = OrgsOrgIdRouteRouteImport.update({
   id: '/orgs/$orgId',
   path: '/orgs/$orgId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RolesIndexRoute = RolesIndexRouteImport.update({
+  id: '/roles/',
+  path: '/roles/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ServiceUsersIndexRoute = ServiceUsersIndexRouteImport.update({
+  id: '/service-users/',
+  path: '/service-users/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SessionsIndexRoute = SessionsIndexRouteImport.update({
@@ -110,6 +142,17 @@ const OrgsOrgIdKnowledgeNewRoute = OrgsOrgIdKnowledgeNewRouteImport.update({
   path: '/knowledge/new',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
+const OrgsOrgIdMembersIndexRoute = OrgsOrgIdMembersIndexRouteImport.update({
+  id: '/members/',
+  path: '/members/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdServiceUsersIndexRoute =
+  OrgsOrgIdServiceUsersIndexRouteImport.update({
+    id: '/service-users/',
+    path: '/service-users/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
 const OrgsOrgIdSessionsIndexRoute = OrgsOrgIdSessionsIndexRouteImport.update({
   id: '/sessions/',
   path: '/sessions/',
@@ -161,9 +204,14 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/git-connections/': typeof GitConnectionsIndexRoute
+  '/idp-groups/': typeof IdpGroupsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
+  '/members/': typeof MembersIndexRoute
+  '/roles/': typeof RolesIndexRoute
+  '/service-users/': typeof ServiceUsersIndexRoute
   '/sessions/': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
   '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
@@ -175,6 +223,8 @@ export interface FileRoutesByFullPath {
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
   '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/members/': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/service-users/': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
@@ -185,9 +235,14 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/access': typeof AccessIndexRoute
   '/audit-logs': typeof AuditLogsIndexRoute
   '/git-connections': typeof GitConnectionsIndexRoute
+  '/idp-groups': typeof IdpGroupsIndexRoute
   '/knowledge': typeof KnowledgeIndexRoute
+  '/members': typeof MembersIndexRoute
+  '/roles': typeof RolesIndexRoute
+  '/service-users': typeof ServiceUsersIndexRoute
   '/sessions': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
   '/knowledge/$noteId': typeof KnowledgeNoteIdIndexRoute
@@ -199,6 +254,8 @@ export interface FileRoutesByTo {
   '/orgs/$orgId/git-permissions': typeof OrgsOrgIdGitPermissionsIndexRoute
   '/orgs/$orgId/indexing': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/members': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/service-users': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
@@ -211,9 +268,14 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/git-connections/': typeof GitConnectionsIndexRoute
+  '/idp-groups/': typeof IdpGroupsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
+  '/members/': typeof MembersIndexRoute
+  '/roles/': typeof RolesIndexRoute
+  '/service-users/': typeof ServiceUsersIndexRoute
   '/sessions/': typeof SessionsIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
   '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
@@ -225,6 +287,8 @@ export interface FileRoutesById {
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
   '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
+  '/orgs/$orgId/members/': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/service-users/': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
@@ -238,9 +302,14 @@ export interface FileRouteTypes {
     | '/'
     | '/orgs/$orgId'
     | '/knowledge/new'
+    | '/access/'
     | '/audit-logs/'
     | '/git-connections/'
+    | '/idp-groups/'
     | '/knowledge/'
+    | '/members/'
+    | '/roles/'
+    | '/service-users/'
     | '/sessions/'
     | '/knowledge/$noteId/edit'
     | '/knowledge/$noteId/'
@@ -252,6 +321,8 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/git-permissions/'
     | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
+    | '/orgs/$orgId/members/'
+    | '/orgs/$orgId/service-users/'
     | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/snapshot-builds/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
@@ -262,9 +333,14 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/knowledge/new'
+    | '/access'
     | '/audit-logs'
     | '/git-connections'
+    | '/idp-groups'
     | '/knowledge'
+    | '/members'
+    | '/roles'
+    | '/service-users'
     | '/sessions'
     | '/knowledge/$noteId/edit'
     | '/knowledge/$noteId'
@@ -276,6 +352,8 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/git-permissions'
     | '/orgs/$orgId/indexing'
     | '/orgs/$orgId/knowledge'
+    | '/orgs/$orgId/members'
+    | '/orgs/$orgId/service-users'
     | '/orgs/$orgId/sessions'
     | '/orgs/$orgId/snapshot-builds'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
@@ -287,9 +365,14 @@ export interface FileRouteTypes {
     | '/'
     | '/orgs/$orgId'
     | '/knowledge/new'
+    | '/access/'
     | '/audit-logs/'
     | '/git-connections/'
+    | '/idp-groups/'
     | '/knowledge/'
+    | '/members/'
+    | '/roles/'
+    | '/service-users/'
     | '/sessions/'
     | '/knowledge/$noteId/edit'
     | '/knowledge/$noteId/'
@@ -301,6 +384,8 @@ export interface FileRouteTypes {
     | '/orgs/$orgId/git-permissions/'
     | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
+    | '/orgs/$orgId/members/'
+    | '/orgs/$orgId/service-users/'
     | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/snapshot-builds/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
@@ -313,9 +398,14 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
   KnowledgeNewRoute: typeof KnowledgeNewRoute
+  AccessIndexRoute: typeof AccessIndexRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
   GitConnectionsIndexRoute: typeof GitConnectionsIndexRoute
+  IdpGroupsIndexRoute: typeof IdpGroupsIndexRoute
   KnowledgeIndexRoute: typeof KnowledgeIndexRoute
+  MembersIndexRoute: typeof MembersIndexRoute
+  RolesIndexRoute: typeof RolesIndexRoute
+  ServiceUsersIndexRoute: typeof ServiceUsersIndexRoute
   SessionsIndexRoute: typeof SessionsIndexRoute
   KnowledgeNoteIdEditRoute: typeof KnowledgeNoteIdEditRoute
   KnowledgeNoteIdIndexRoute: typeof KnowledgeNoteIdIndexRoute
@@ -328,6 +418,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access/': {
+      id: '/access/'
+      path: '/access'
+      fullPath: '/access/'
+      preLoaderRoute: typeof AccessIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/audit-logs/': {
@@ -344,6 +441,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GitConnectionsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/idp-groups/': {
+      id: '/idp-groups/'
+      path: '/idp-groups'
+      fullPath: '/idp-groups/'
+      preLoaderRoute: typeof IdpGroupsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/knowledge/': {
       id: '/knowledge/'
       path: '/knowledge'
@@ -358,11 +462,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof KnowledgeNewRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/members/': {
+      id: '/members/'
+      path: '/members'
+      fullPath: '/members/'
+      preLoaderRoute: typeof MembersIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/orgs/$orgId': {
       id: '/orgs/$orgId'
       path: '/orgs/$orgId'
       fullPath: '/orgs/$orgId'
       preLoaderRoute: typeof OrgsOrgIdRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/roles/': {
+      id: '/roles/'
+      path: '/roles'
+      fullPath: '/roles/'
+      preLoaderRoute: typeof RolesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/service-users/': {
+      id: '/service-users/'
+      path: '/service-users'
+      fullPath: '/service-users/'
+      preLoaderRoute: typeof ServiceUsersIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/sessions/': {
@@ -426,6 +551,20 @@ declare module '@tanstack/react-router' {
       path: '/knowledge/new'
       fullPath: '/orgs/$orgId/knowledge/new'
       preLoaderRoute: typeof OrgsOrgIdKnowledgeNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/members/': {
+      id: '/orgs/$orgId/members/'
+      path: '/members'
+      fullPath: '/orgs/$orgId/members/'
+      preLoaderRoute: typeof OrgsOrgIdMembersIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/service-users/': {
+      id: '/orgs/$orgId/service-users/'
+      path: '/service-users'
+      fullPath: '/orgs/$orgId/service-users/'
+      preLoaderRoute: typeof OrgsOrgIdServiceUsersIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
     '/orgs/$orgId/sessions/': {
@@ -496,6 +635,8 @@ interface OrgsOrgIdRouteRouteChildren {
   OrgsOrgIdGitPermissionsIndexRoute: typeof OrgsOrgIdGitPermissionsIndexRoute
   OrgsOrgIdIndexingIndexRoute: typeof OrgsOrgIdIndexingIndexRoute
   OrgsOrgIdKnowledgeIndexRoute: typeof OrgsOrgIdKnowledgeIndexRoute
+  OrgsOrgIdMembersIndexRoute: typeof OrgsOrgIdMembersIndexRoute
+  OrgsOrgIdServiceUsersIndexRoute: typeof OrgsOrgIdServiceUsersIndexRoute
   OrgsOrgIdSessionsIndexRoute: typeof OrgsOrgIdSessionsIndexRoute
   OrgsOrgIdSnapshotBuildsIndexRoute: typeof OrgsOrgIdSnapshotBuildsIndexRoute
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
@@ -513,6 +654,8 @@ const OrgsOrgIdRouteRouteChildren: OrgsOrgIdRouteRouteChildren = {
   OrgsOrgIdGitPermissionsIndexRoute: OrgsOrgIdGitPermissionsIndexRoute,
   OrgsOrgIdIndexingIndexRoute: OrgsOrgIdIndexingIndexRoute,
   OrgsOrgIdKnowledgeIndexRoute: OrgsOrgIdKnowledgeIndexRoute,
+  OrgsOrgIdMembersIndexRoute: OrgsOrgIdMembersIndexRoute,
+  OrgsOrgIdServiceUsersIndexRoute: OrgsOrgIdServiceUsersIndexRoute,
   OrgsOrgIdSessionsIndexRoute: OrgsOrgIdSessionsIndexRoute,
   OrgsOrgIdSnapshotBuildsIndexRoute: OrgsOrgIdSnapshotBuildsIndexRoute,
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute:
@@ -531,9 +674,14 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
   KnowledgeNewRoute: KnowledgeNewRoute,
+  AccessIndexRoute: AccessIndexRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
   GitConnectionsIndexRoute: GitConnectionsIndexRoute,
+  IdpGroupsIndexRoute: IdpGroupsIndexRoute,
   KnowledgeIndexRoute: KnowledgeIndexRoute,
+  MembersIndexRoute: MembersIndexRoute,
+  RolesIndexRoute: RolesIndexRoute,
+  ServiceUsersIndexRoute: ServiceUsersIndexRoute,
   SessionsIndexRoute: SessionsIndexRoute,
   KnowledgeNoteIdEditRoute: KnowledgeNoteIdEditRoute,
   KnowledgeNoteIdIndexRoute: KnowledgeNoteIdIndexRoute,

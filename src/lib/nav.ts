@@ -10,6 +10,11 @@ export const ENTERPRISE_NAV = [
   { label: 'Knowledge notes', exact: false, ...linkOptions({ to: '/knowledge' }) },
   { label: 'Git connections', exact: false, ...linkOptions({ to: '/git-connections' }) },
   { label: 'Audit logs', exact: false, ...linkOptions({ to: '/audit-logs' }) },
+  { label: 'Members', exact: false, ...linkOptions({ to: '/members' }) },
+  { label: 'Roles', exact: false, ...linkOptions({ to: '/roles' }) },
+  { label: 'Service users', exact: false, ...linkOptions({ to: '/service-users' }) },
+  { label: 'IdP groups', exact: false, ...linkOptions({ to: '/idp-groups' }) },
+  { label: 'Effective access', exact: false, ...linkOptions({ to: '/access' }) },
 ];
 
 /** The areas of one organization, linked to it. */
@@ -22,6 +27,8 @@ export function organizationNav(orgId: string) {
     { label: 'Knowledge notes', exact: false, ...linkOptions({ to: '/orgs/$orgId/knowledge', params }) },
     { label: 'Repository indexing', exact: false, ...linkOptions({ to: '/orgs/$orgId/indexing', params }) },
     { label: 'Snapshot builds', exact: false, ...linkOptions({ to: '/orgs/$orgId/snapshot-builds', params }) },
+    { label: 'Members', exact: false, ...linkOptions({ to: '/orgs/$orgId/members', params }) },
+    { label: 'Service users', exact: false, ...linkOptions({ to: '/orgs/$orgId/service-users', params }) },
   ];
 }
 

@@ -1,0 +1,239 @@
+/**
+ * Members and access: query keys, query options and mutations of roles, enterprise and organization members,
+ * service users and IdP groups. Lists are cursor pages on the data table; the whole sets (roles, every user,
+ * every active service user) are read with `readAllPages` where a screen computes over all of them (the
+ * roles matrix, effective access).
+ */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { InviteUsersBody, RoleIdBody } from '@/api/operations/members';
+import type { CreateServiceUserBody } from '@/api/operations/service-users';
+import type { RegisterIdpGroupsBody } from '@/api/operations/idp-groups';
+import { readAllPages } from '@/api/page';
+import { apiCall } from '@/lib/api-client';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
+
+/** Rows per page of the member, service-user and IdP-group lists (the API's maximum). */
+export const MEMBERS_PAGE_SIZE = 200;
+/** Reading a whole set stops here (a list that never ends, or one far larger than any enterprise's). */
+const MAX_PAGES = 100;
+
+/** Where a list lives: the enterprise, or one organization. */
+export type MembersScope = { kind: 'enterprise' } | { kind: 'org'; orgId: string };
+
+const scopeKey = (scope: MembersScope) => (scope.kind === 'enterprise' ? 'enterprise' : `org:${scope.orgId}`);
+
+export const roleKeys = {
+  all: ['roles'] as const,
+  lists: () => [...roleKeys.all, 'list'] as const,
+};
+
+export const memberKeys = {
+  all: ['members'] as const,
+  lists: () => [...memberKeys.all, 'list'] as const,
+  list: (scope: MembersScope, email: string | undefined) =>
+    [...memberKeys.lists(), scopeKey(scope), { email }] as const,
+  idpUsers: (orgId: string, email: string | undefined) =>
+    [...memberKeys.lists(), `org:${orgId}`, 'idp-users', { email }] as const,
+  /** Every user of the enterprise at once (effective access). */
+  everyone: () => [...memberKeys.all, 'everyone'] as const,
+};
+
+export const serviceUserKeys = {
+  all: ['service-users'] as const,
+  lists: () => [...serviceUserKeys.all, 'list'] as const,
+  list: (scope: MembersScope, includeInactive: boolean) =>
+    [...serviceUserKeys.lists(), scopeKey(scope), { includeInactive }] as const,
+  /** Every active service user of the enterprise at once (effective access). */
+  everyone: () => [...serviceUserKeys.all, 'everyone'] as const,
+};
+
+export const idpGroupKeys = {
+  all: ['idp-groups'] as const,
+  lists: () => [...idpGroupKeys.all, 'list'] as const,
+};
+
+// ---------------------------------------------------------------- roles
+
+/** Every role with its permissions: a handful, read whole. */
+export const rolesQueryOptions = () =>
+  queryOptions({
+    queryKey: roleKeys.lists(),
+    queryFn: ({ signal }) =>
+      readAllPages(
+        (after, s) => apiCall('roles.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The roles list' },
+      ),
+    staleTime: 5 * 60_000,
+  });
+
+// ---------------------------------------------------------------- members
+
+export const membersInfiniteQueryOptions = (scope: MembersScope, email: string | undefined) =>
+  cursorInfiniteQueryOptions({
+    queryKey: memberKeys.list(scope, email),
+    page: (after, signal) => {
+      const query = { first: MEMBERS_PAGE_SIZE, after, email };
+      return scope.kind === 'enterprise'
+        ? apiCall('members.users.list', { query, signal })
+        : apiCall('members.organization.users.list', { params: { org_id: scope.orgId }, query, signal });
+    },
+    staleTime: 30_000,
+  });
+
+/** Users whose membership of an organization comes from IdP groups. */
+export const orgIdpUsersInfiniteQueryOptions = (orgId: string, email: string | undefined) =>
+  cursorInfiniteQueryOptions({
+    queryKey: memberKeys.idpUsers(orgId, email),
+    page: (after, signal) =>
+      apiCall('members.organization.idpUsers.list', {
+        params: { org_id: orgId },
+        query: { first: MEMBERS_PAGE_SIZE, after, email },
+        signal,
+      }),
+    staleTime: 30_000,
+  });
+
+export const everyUserQueryOptions = () =>
+  queryOptions({
+    queryKey: memberKeys.everyone(),
+    queryFn: ({ signal }) =>
+      readAllPages(
+        (after, s) =>
+          apiCall('members.users.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The members list' },
+      ),
+    staleTime: 30_000,
+  });
+
+function useInvalidateMembers() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: memberKeys.all });
+}
+
+export function useInviteUsers() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (body: InviteUsersBody) => apiCall('members.users.create', { body }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Sets a user's enterprise role, or (with `orgId`) its role in that organization: `add` when it has none there. */
+export function useSetRole() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (v: { userId: string; orgId?: string; add?: boolean; body: RoleIdBody }) => {
+      if (v.orgId === undefined)
+        return apiCall('members.users.update', { params: { user_id: v.userId }, body: v.body });
+      const params = { org_id: v.orgId, user_id: v.userId };
+      return v.add
+        ? apiCall('members.organization.users.create', { params, body: v.body })
+        : apiCall('members.organization.users.update', { params, body: v.body });
+    },
+    onSuccess: invalidate,
+  });
+}
+
+/** Removes a user from the enterprise, or (with `orgId`) only its role in that organization. */
+export function useRemoveMember() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (v: { userId: string; orgId?: string }) =>
+      v.orgId === undefined
+        ? apiCall('members.users.delete', { params: { user_id: v.userId } })
+        : apiCall('members.organization.users.remove', { params: { org_id: v.orgId, user_id: v.userId } }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Looks a user of the enterprise up by exact address (to add it to an organization). */
+export async function findUserByEmail(email: string) {
+  const page = await apiCall('members.users.list', { query: { first: 1, email } });
+  return page.items[0];
+}
+
+// ---------------------------------------------------------------- service users
+
+export const serviceUsersInfiniteQueryOptions = (scope: MembersScope, includeInactive: boolean) =>
+  cursorInfiniteQueryOptions({
+    queryKey: serviceUserKeys.list(scope, includeInactive),
+    page: (after, signal) => {
+      const query = {
+        first: MEMBERS_PAGE_SIZE,
+        after,
+        include_inactive: includeInactive ? ('true' as const) : undefined,
+      };
+      return scope.kind === 'enterprise'
+        ? apiCall('serviceUsers.list', { query, signal })
+        : apiCall('serviceUsers.organization.list', { params: { org_id: scope.orgId }, query, signal });
+    },
+    staleTime: 30_000,
+  });
+
+export const everyServiceUserQueryOptions = () =>
+  queryOptions({
+    queryKey: serviceUserKeys.everyone(),
+    queryFn: ({ signal }) =>
+      readAllPages(
+        (after, s) => apiCall('serviceUsers.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The service users list' },
+      ),
+    staleTime: 30_000,
+    retry: false,
+  });
+
+/** Creates a service user at the enterprise level (`orgId` null) or in an organization; the answer holds its credential. */
+export function useCreateServiceUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { orgId: string | null; body: CreateServiceUserBody }) =>
+      v.orgId === null
+        ? apiCall('serviceUsers.create', { body: v.body })
+        : apiCall('serviceUsers.organization.create', { params: { org_id: v.orgId }, body: v.body }),
+    // The answer (with its credential) is never put in the cache: the lists are read again instead.
+    onSuccess: () => qc.invalidateQueries({ queryKey: serviceUserKeys.all }),
+  });
+}
+
+export function useDeleteServiceUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { serviceUserId: string; orgId: string | null }) =>
+      v.orgId === null
+        ? apiCall('serviceUsers.delete', { params: { service_user_id: v.serviceUserId } })
+        : apiCall('serviceUsers.organization.delete', {
+            params: { org_id: v.orgId, service_user_id: v.serviceUserId },
+          }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: serviceUserKeys.all }),
+  });
+}
+
+// ---------------------------------------------------------------- IdP groups
+
+export const idpGroupsInfiniteQueryOptions = () =>
+  cursorInfiniteQueryOptions({
+    queryKey: idpGroupKeys.lists(),
+    page: (after, signal) => apiCall('idpGroups.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal }),
+    staleTime: 30_000,
+  });
+
+export function useRegisterIdpGroups() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RegisterIdpGroupsBody) => apiCall('idpGroups.create', { body }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
+  });
+}
+
+export function useDeleteIdpGroup() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => apiCall('idpGroups.delete', { params: { idp_group_name: name } }),
+    // Its members lose what the group gave them: the member lists change too.
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
+        qc.invalidateQueries({ queryKey: memberKeys.all }),
+      ]),
+  });
+}

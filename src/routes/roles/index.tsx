@@ -1,0 +1,21 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { z } from 'zod';
+import { rolesQueryOptions } from '@/features/members/api';
+import { RolesScreen } from '@/features/members/roles-screen';
+
+const RolesSearch = z.object({ view: z.enum(['list', 'matrix']).optional().catch(undefined) });
+
+export const Route = createFileRoute('/roles/')({
+  validateSearch: RolesSearch,
+  loader: ({ context }) => void context.queryClient.query(rolesQueryOptions()).catch(() => undefined),
+  component: function RolesRoute() {
+    const { view } = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return (
+      <RolesScreen
+        view={view ?? 'list'}
+        onViewChange={(v) => void navigate({ search: v === 'list' ? {} : { view: v } })}
+      />
+    );
+  },
+});
