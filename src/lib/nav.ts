@@ -1,34 +1,145 @@
 /**
  * The console's navigation: the areas of the API it covers, enterprise-wide and per organization, as typed
- * route options (a route that does not exist fails the type check; a unit test checks them too).
+ * route options (a route that does not exist fails the type check; a unit test checks them too). Each names
+ * the permission its screen's first read needs (a unit test checks it against the contract's operation), so
+ * the sidebar can mark the areas the console's credential cannot open.
  */
 import { linkOptions } from '@tanstack/react-router';
+import type { Permission } from '@/api/permissions';
 
 export const ENTERPRISE_NAV = [
-  { label: 'Organizations', exact: true, ...linkOptions({ to: '/' }) },
-  { label: 'All sessions', exact: false, ...linkOptions({ to: '/sessions' }) },
-  { label: 'Knowledge notes', exact: false, ...linkOptions({ to: '/knowledge' }) },
-  { label: 'Git connections', exact: false, ...linkOptions({ to: '/git-connections' }) },
-  { label: 'Audit logs', exact: false, ...linkOptions({ to: '/audit-logs' }) },
-  { label: 'Members', exact: false, ...linkOptions({ to: '/members' }) },
-  { label: 'Roles', exact: false, ...linkOptions({ to: '/roles' }) },
-  { label: 'Service users', exact: false, ...linkOptions({ to: '/service-users' }) },
-  { label: 'IdP groups', exact: false, ...linkOptions({ to: '/idp-groups' }) },
-  { label: 'Effective access', exact: false, ...linkOptions({ to: '/access' }) },
+  {
+    label: 'Organizations',
+    permission: 'ViewAccountOrganizations' as Permission,
+    operation: 'organizations.list',
+    exact: true,
+    ...linkOptions({ to: '/' }),
+  },
+  {
+    label: 'All sessions',
+    permission: 'ViewAccountSessions' as Permission,
+    operation: 'sessions.enterprise.list',
+    exact: false,
+    ...linkOptions({ to: '/sessions' }),
+  },
+  {
+    label: 'Knowledge notes',
+    permission: 'ManageAccountKnowledge' as Permission,
+    operation: 'knowledge.enterprise.list',
+    exact: false,
+    ...linkOptions({ to: '/knowledge' }),
+  },
+  {
+    label: 'Git connections',
+    permission: 'ManageGitIntegrations' as Permission,
+    operation: 'gitConnections.list',
+    exact: false,
+    ...linkOptions({ to: '/git-connections' }),
+  },
+  {
+    label: 'Audit logs',
+    permission: 'ViewAccountAuditLogs' as Permission,
+    operation: 'auditLogs.list',
+    exact: false,
+    ...linkOptions({ to: '/audit-logs' }),
+  },
+  {
+    label: 'Members',
+    permission: 'ViewAccountMembership' as Permission,
+    operation: 'members.users.list',
+    exact: false,
+    ...linkOptions({ to: '/members' }),
+  },
+  {
+    label: 'Roles',
+    permission: 'ViewAccountMembership' as Permission,
+    operation: 'roles.list',
+    exact: false,
+    ...linkOptions({ to: '/roles' }),
+  },
+  {
+    label: 'Service users',
+    permission: 'ManageAccountServiceUsers' as Permission,
+    operation: 'serviceUsers.list',
+    exact: false,
+    ...linkOptions({ to: '/service-users' }),
+  },
+  {
+    label: 'IdP groups',
+    permission: 'ManageAccountMembership' as Permission,
+    operation: 'idpGroups.list',
+    exact: false,
+    ...linkOptions({ to: '/idp-groups' }),
+  },
+  {
+    label: 'Effective access',
+    permission: 'ViewAccountMembership' as Permission,
+    operation: 'members.users.list',
+    exact: false,
+    ...linkOptions({ to: '/access' }),
+  },
 ];
 
 /** The areas of one organization, linked to it. */
 export function organizationNav(orgId: string) {
   const params = { orgId };
   return [
-    { label: 'Overview', exact: true, ...linkOptions({ to: '/orgs/$orgId', params }) },
-    { label: 'Sessions', exact: false, ...linkOptions({ to: '/orgs/$orgId/sessions', params }) },
-    { label: 'Git permissions', exact: false, ...linkOptions({ to: '/orgs/$orgId/git-permissions', params }) },
-    { label: 'Knowledge notes', exact: false, ...linkOptions({ to: '/orgs/$orgId/knowledge', params }) },
-    { label: 'Repository indexing', exact: false, ...linkOptions({ to: '/orgs/$orgId/indexing', params }) },
-    { label: 'Snapshot builds', exact: false, ...linkOptions({ to: '/orgs/$orgId/snapshot-builds', params }) },
-    { label: 'Members', exact: false, ...linkOptions({ to: '/orgs/$orgId/members', params }) },
-    { label: 'Service users', exact: false, ...linkOptions({ to: '/orgs/$orgId/service-users', params }) },
+    {
+      label: 'Overview',
+      permission: 'ViewAccountOrganizations' as Permission,
+      operation: 'organizations.get',
+      exact: true,
+      ...linkOptions({ to: '/orgs/$orgId', params }),
+    },
+    {
+      label: 'Sessions',
+      permission: 'ViewOrgSessions' as Permission,
+      operation: 'sessions.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/sessions', params }),
+    },
+    {
+      label: 'Git permissions',
+      permission: 'ManageGitIntegrations' as Permission,
+      operation: 'gitPermissions.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/git-permissions', params }),
+    },
+    {
+      label: 'Knowledge notes',
+      permission: 'ManageAccountKnowledge' as Permission,
+      operation: 'knowledge.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/knowledge', params }),
+    },
+    {
+      label: 'Repository indexing',
+      permission: 'IndexOrgRepositories' as Permission,
+      operation: 'indexing.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/indexing', params }),
+    },
+    {
+      label: 'Snapshot builds',
+      permission: 'ManageRepoBlueprints' as Permission,
+      operation: 'snapshotBuilds.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/snapshot-builds', params }),
+    },
+    {
+      label: 'Members',
+      permission: 'ViewOrgMembership' as Permission,
+      operation: 'members.organization.users.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/members', params }),
+    },
+    {
+      label: 'Service users',
+      permission: 'ManageOrgServiceUsers' as Permission,
+      operation: 'serviceUsers.organization.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/service-users', params }),
+    },
   ];
 }
 

@@ -1,7 +1,7 @@
 /** The layout around every screen: sidebar navigation, organization switcher, theme, global notices. */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { LogOut, Menu, X } from 'lucide-react';
+import { Lock, LogOut, Menu, X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Badge } from '@/components/badge';
 import { GlobalNotices } from '@/components/global-notices';
@@ -9,22 +9,35 @@ import { consoleConfigQueryOptions } from '@/lib/console-config';
 import { lastOrg } from '@/lib/last-org';
 import { OrgSwitcher } from '@/features/organizations/org-switcher';
 import { cn } from '@/lib/cn';
+import { useHasPermission } from '@/lib/principal';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { ThemeToggle } from './theme-toggle';
 import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
 
 function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
-  const { label, exact, ...link } = item;
+  const { label, exact, permission, operation: _operation, ...link } = item;
+  // An area the console's credential cannot open stays reachable (its page says what is missing) but is marked.
+  const can = useHasPermission(permission);
   return (
     <Link
       {...link}
       activeOptions={{ exact, includeSearch: false }}
       onClick={onNavigate}
-      className="block rounded-md px-2.5 py-1.5 text-sm text-fg hover:bg-surface-2"
+      title={can === false ? `Needs ${permission}` : undefined}
+      className={cn(
+        'flex items-center justify-between gap-2 rounded-md px-2.5 py-1.5 text-sm hover:bg-surface-2',
+        can === false ? 'text-muted' : 'text-fg',
+      )}
       activeProps={{ className: 'bg-accent/10 font-semibold text-accent', 'aria-current': 'page' }}
     >
       {label}
+      {can === false && (
+        <span className="flex items-center gap-1 text-xs font-normal">
+          <Lock className="size-3" aria-hidden />
+          <span className="sr-only">(needs {permission})</span>
+        </span>
+      )}
     </Link>
   );
 }
