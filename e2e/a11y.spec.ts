@@ -66,6 +66,8 @@ function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
 }
 
 async function sweep(page: Page, request: APIRequestContext) {
+  // Colours are checked at rest, not half-way through a transition.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.addInitScript(axeSource);
   const found: string[] = [];
   for (const [name, path] of routes(await ids(request))) {
