@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { isLoopbackHost, type Config } from '../server/config';
 import { issueSignInLink } from '../server/console/sessions-store';
 import { openConsoleStore } from '../server/console/store';
-import { describeCredentials } from '../sandbox';
+import { describeCredentials, resetIpAccessListAt } from '../sandbox';
 import { loadConfigOrExit, startConsole } from './start';
 import { createLogWriter } from '../server/log';
 import { createStaticHandler } from '../server/static';
@@ -63,6 +63,24 @@ if (process.argv.includes('--sign-in-link')) {
   const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`));
   console.log('One-time sign-in link for the console running on this DATA_DIR (it works once).');
+  process.exit(0);
+}
+
+if (process.argv.includes('--reset-ip-access-list')) {
+  // `npm start -- --reset-ip-access-list`: clears the sandbox's IP access list in this DATA_DIR, then exits.
+  if (config.mode !== 'sandbox') {
+    console.error(
+      "AGENT_PLATFORM_BASE_URL is set: the console runs against the real API, whose IP access list is the service's own.",
+    );
+    process.exit(1);
+  }
+  const dbPath = join(config.dataDir, 'sandbox.db');
+  const removed = resetIpAccessListAt(dbPath);
+  console.log(
+    removed.length > 0
+      ? `Cleared the sandbox's IP access list in ${dbPath} (${removed.length} entries); requests from any address are accepted.`
+      : `The sandbox's IP access list in ${dbPath} was already empty.`,
+  );
   process.exit(0);
 }
 

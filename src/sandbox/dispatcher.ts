@@ -34,6 +34,17 @@ export interface DispatcherOptions {
   maxBodyBytes?: number;
   /** The operation table to serve; the contract's by default (tests pass their own). */
   operations?: readonly OperationDef[];
+  /**
+   * The IP access list check, before authentication: why a request from this socket address is refused, or null.
+   * Requests without a socket (in-process `fetch`) are not checked.
+   */
+  addressRefusal?: (remoteAddress: string) => string | null;
+}
+
+/** The socket address of a request served by @hono/node-server (its `env.incoming`); undefined in-process. */
+function remoteAddressOf(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
 }
 
 /** A problem answer at this request's path, from the one problem writer. */
@@ -134,6 +145,9 @@ function permissionRefusal(
 function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: DispatcherOptions) {
   const { ctx, rateLimiter } = opts;
   return async (c: Context): Promise<Response> => {
+    const remote = opts.addressRefusal ? remoteAddressOf(c) : undefined;
+    const refused = remote === undefined ? null : opts.addressRefusal!(remote);
+    if (refused) return reply(c, 401, refused, { reason: 'ip_not_allowed' });
     const auth = authenticate(ctx.db, c.req.header('authorization'), ctx.now());
     if (!auth.ok) {
       return reply(c, 401, auth.detail, {}, { 'www-authenticate': 'Bearer' });

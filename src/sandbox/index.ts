@@ -11,6 +11,7 @@ import type { AuditInput, SandboxContext, HandlerMap, SeedContext } from './cont
 import { migrate, openDb, type Db } from '../node/db';
 import { createDispatcher } from './dispatcher';
 import { sandboxModules } from './modules';
+import { ipAccessRefusal, readIpAccessList, resetIpAccessList } from './modules/ip-access-list';
 import { listOrgIds } from './modules/organizations';
 import { createRng, seedFor } from './random';
 import { createRateLimiter } from './rate-limit';
@@ -35,7 +36,8 @@ export interface SandboxOptions {
 export interface Sandbox {
   db: Db;
   ctx: SandboxContext;
-  fetch: (req: Request) => Response | Promise<Response>;
+  /** `env` is @hono/node-server's (the socket, for the IP access list); absent in-process. */
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
   /** Stops background simulation and closes the store. */
   close(): void;
 }
@@ -95,6 +97,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     handlers,
     rateLimiter: createRateLimiter(opts.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT, nowMs),
     validateResponses: opts.validateResponses,
+    addressRefusal: (address) => ipAccessRefusal(db, address),
   });
   const stops = sandboxModules.flatMap((m) => (m.start ? [m.start(ctx)] : []));
   let closed = false;
@@ -111,6 +114,28 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   };
 }
 
+/**
+ * `--reset-ip-access-list`: clears the IP access list of the store at `dbPath` (creating the store if it does not
+ * exist yet) and writes an audit entry; answers the entries that were removed. For an admin locked out by a list
+ * that leaves out their own address.
+ */
+export function resetIpAccessListAt(dbPath: string): string[] {
+  const sandbox = createSandbox({ dbPath });
+  try {
+    const removed = readIpAccessList(sandbox.db);
+    sandbox.db.transaction(() => {
+      resetIpAccessList(sandbox.db);
+      sandbox.ctx.audit({
+        action: 'clear_ip_access_list',
+        data: { ip_ranges: [], previous_ip_ranges: removed, reason: 'reset from the command line' },
+      });
+    })();
+    return removed;
+  } finally {
+    sandbox.close();
+  }
+}
+
 export interface RunningSandbox extends Sandbox {
   url: string;
   port: number;
@@ -125,14 +150,14 @@ export async function startSandbox(opts: SandboxOptions & { port?: number; host?
   // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 could drive the sandbox with
   // the documented admin key. Only the sandbox's own loopback names on its port are answered.
   let allowedHosts = new Set<string>();
-  const guarded = (req: Request) => {
+  const guarded = (req: Request, env?: unknown) => {
     const hostHeader = req.headers.get('host')?.toLowerCase() ?? '';
     if (!allowedHosts.has(hostHeader)) {
       return problemResponse(403, 'Unknown Host header: the sandbox answers only to its loopback names on its port', {
         instance: new URL(req.url).pathname,
       });
     }
-    return sandbox.fetch(req);
+    return sandbox.fetch(req, env);
   };
   let server: ServerType;
   try {

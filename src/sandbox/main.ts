@@ -1,7 +1,7 @@
 /** `npm run sandbox`: the embedded API alone, on SANDBOX_PORT (default 8787). */
 import { join } from 'node:path';
 import { loadSandboxConfig, SandboxConfigError } from './config';
-import { describeCredentials, startSandbox } from './index';
+import { describeCredentials, resetIpAccessListAt, startSandbox } from './index';
 
 let config;
 try {
@@ -10,6 +10,17 @@ try {
   if (!(err instanceof SandboxConfigError)) throw err;
   console.error(err.message);
   process.exit(1);
+}
+if (process.argv.includes('--reset-ip-access-list')) {
+  // `npm run sandbox -- --reset-ip-access-list`: for an admin whose IP access list leaves out their own address.
+  const dbPath = join(config.dataDir, 'sandbox.db');
+  const removed = resetIpAccessListAt(dbPath);
+  console.log(
+    removed.length > 0
+      ? `Cleared the IP access list of ${dbPath} (${removed.length} entries: ${removed.join(', ')}); requests from any address are accepted.`
+      : `The IP access list of ${dbPath} was already empty.`,
+  );
+  process.exit(0);
 }
 const sandbox = await startSandbox({
   dbPath: join(config.dataDir, 'sandbox.db'),

@@ -44,6 +44,17 @@ export const KNOWN_AUDIT_ACTIONS = [
   'delete_service_user',
   'create_idp_groups',
   'delete_idp_group',
+  'replace_ip_access_list',
+  'append_ip_access_list',
+  'clear_ip_access_list',
+  'create_organization',
+  'update_organization',
+  'delete_organization',
+  'update_acu_limit',
+  'delete_acu_limit',
+  'update_org_group_limits',
+  'update_allowed_tags',
+  'update_default_tag',
 ] as const;
 
 /** `order`: newest first by default (spec: `asc` or `desc`, default `desc`). */

@@ -48,8 +48,11 @@ export function defineOperations<const T extends Record<string, OperationDef>>(o
   return ops;
 }
 
-/** What the typed helpers below read of an operation: the API's table and the console's share it. */
-export type OperationShape = Pick<OperationDef, 'params' | 'query' | 'body' | 'response'>;
+/**
+ * What the typed helpers below read of an operation: the API's table and the console's share it. `path` is there
+ * so an operation with none of the four (a 204 without parameters) still has a property in common with it.
+ */
+export type OperationShape = Pick<OperationDef, 'path' | 'params' | 'query' | 'body' | 'response'>;
 
 type Infer<T> = T extends z.ZodType ? z.input<T> : undefined;
 type Out<T> = T extends z.ZodType ? z.output<T> : void;

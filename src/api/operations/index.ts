@@ -1,14 +1,18 @@
 /**
  * The operation table: every operation of the API the console uses. Each area adds its own module here.
  */
+import { acuLimitOperations } from './acu-limits';
 import { auditLogOperations } from './audit-logs';
 import type { OperationDef } from './define';
 import { gitPermissionOperations } from './git-permissions';
 import { idpGroupOperations } from './idp-groups';
 import { indexingOperations } from './indexing';
+import { ipAccessListOperations } from './ip-access-list';
 import { knowledgeOperations } from './knowledge';
 import { memberOperations } from './members';
 import { organizationOperations } from './organizations';
+import { orgGroupLimitOperations } from './org-group-limits';
+import { orgTagOperations } from './org-tags';
 import { serviceUserOperations } from './service-users';
 import { sessionOperations } from './sessions';
 import { snapshotBuildOperations } from './snapshot-builds';
@@ -24,6 +28,10 @@ export const operations = {
   ...memberOperations,
   ...serviceUserOperations,
   ...idpGroupOperations,
+  ...ipAccessListOperations,
+  ...acuLimitOperations,
+  ...orgGroupLimitOperations,
+  ...orgTagOperations,
 } as const;
 
 export type Operations = typeof operations;

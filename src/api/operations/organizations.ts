@@ -1,4 +1,9 @@
-/** Enterprise organizations, and the caller's own identity (`GET /v3/self`). */
+/**
+ * Enterprise organizations (list, get, create, update, delete), and the caller's own identity (`GET /v3/self`).
+ * Create, update and delete are in the vendor reference (OrganizationCreateRequest, OrganizationUpdateRequest,
+ * OrganizationResponse), not in the spec's tables; the spec names `ManageOrganizations` for the org group limits,
+ * and it is chosen here for changing organizations too.
+ */
 import { z } from 'zod';
 import { OrgId, PageQuery, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
@@ -35,6 +40,49 @@ export type Self = z.infer<typeof Self>;
 
 export const OrgParams = z.object({ org_id: OrgId });
 
+/** Limits of organization fields (the console's choice: the reference shows none). */
+export const ORGANIZATION_LIMITS = { name: 100, acuLimit: 1_000_000_000 } as const;
+
+export const OrganizationName = z
+  .string({ message: 'name is required: the name of the organization' })
+  .transform((s) => s.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'name must not be blank')
+      .max(ORGANIZATION_LIMITS.name, `name is at most ${ORGANIZATION_LIMITS.name} characters`),
+  );
+
+/** An ACU limit: a whole number of ACUs, 0 or more; null (where allowed) = no limit. */
+export const AcuLimitValue = (name: string) =>
+  z
+    .number({ message: `${name} must be a whole number of ACUs (0 or more)` })
+    .int(`${name} must be a whole number of ACUs`)
+    .min(0, `${name} must be 0 or more`)
+    .max(ORGANIZATION_LIMITS.acuLimit, `${name} is at most ${ORGANIZATION_LIMITS.acuLimit}`);
+
+export const OrganizationCreateBody = z.strictObject({
+  name: OrganizationName,
+  max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
+  max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
+});
+export type OrganizationCreateBody = z.input<typeof OrganizationCreateBody>;
+
+/** Absent fields are unchanged; a null limit removes that limit; a null name leaves the name as it is. */
+export const OrganizationUpdateBody = z
+  .strictObject({
+    name: OrganizationName.nullish(),
+    max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
+    max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'nothing to change: give name, max_cycle_acu_limit or max_session_acu_limit',
+  });
+export type OrganizationUpdateBody = z.input<typeof OrganizationUpdateBody>;
+
+const MANAGE_NOTE =
+  'In the vendor reference, not in the spec; permission not shown: ManageOrganizations chosen (the spec names it for org group limits).';
+
 export const organizationOperations = defineOperations({
   'organizations.list': {
     id: 'organizations.list',
@@ -58,6 +106,40 @@ export const organizationOperations = defineOperations({
     params: OrgParams,
     response: Organization,
     note: 'Permission not shown in the spec; ViewAccountOrganizations chosen.',
+  },
+  'organizations.create': {
+    id: 'organizations.create',
+    method: 'POST',
+    path: '/v3/enterprise/organizations',
+    permission: 'ManageOrganizations',
+    scope: 'enterprise',
+    summary: 'Create an organization, with optional cycle and per-session ACU limits',
+    body: OrganizationCreateBody,
+    response: Organization,
+    note: `${MANAGE_NOTE} Names are unique in the enterprise, compared case-insensitively (409 otherwise). A session limit above the cycle limit answers 422.`,
+  },
+  'organizations.update': {
+    id: 'organizations.update',
+    method: 'PATCH',
+    path: '/v3/enterprise/organizations/{org_id}',
+    permission: 'ManageOrganizations',
+    scope: 'enterprise',
+    summary: 'Rename an organization or change its ACU limits (absent: unchanged; a null limit: no limit)',
+    params: OrgParams,
+    body: OrganizationUpdateBody,
+    response: Organization,
+    note: `${MANAGE_NOTE} 409 for a name another organization has; 422 when the session limit would exceed the cycle limit.`,
+  },
+  'organizations.delete': {
+    id: 'organizations.delete',
+    method: 'DELETE',
+    path: '/v3/enterprise/organizations/{org_id}',
+    permission: 'ManageOrganizations',
+    scope: 'enterprise',
+    summary: 'Delete an organization and everything in it; answers with the deleted organization',
+    params: OrgParams,
+    response: Organization,
+    note: `${MANAGE_NOTE} The sandbox removes the organization's sessions (with their messages), knowledge notes, git permissions, indexing, snapshot builds, role assignments in it, its ACU limit and allowed tags, and takes it out of any org group; service users created in it are marked deleted. Audit-log entries stay.`,
   },
   'self.get': {
     id: 'self.get',

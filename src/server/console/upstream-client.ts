@@ -8,7 +8,7 @@
  * What the upstream says in a problem body is redacted before it travels on.
  */
 import { buildPath, type OperationId, type Operations, getOperation } from '../../api/operations';
-import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../api/operations/define';
+import type { BodyOf, OperationDef, ParamsOf, QueryOf, ResponseOf } from '../../api/operations/define';
 import { PAGE_SIZE } from '../../api/conventions';
 import { PagingLimitError, readAllPages, type Page } from '../../api/page';
 import { ProblemDetail, problem } from '../../api/problem';
@@ -174,8 +174,10 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       // Never echo the body: it may hold anything.
       throw badGateway(`The Agent Platform API answered ${op.id} with a body that is not JSON`);
     }
-    if (!op.response) return json as ResponseOf<Operations[I]>;
-    const parsed = op.response.safeParse(json);
+    // Widened: operations answering 204 have no response schema.
+    const schema = (op as OperationDef).response;
+    if (!schema) return json as ResponseOf<Operations[I]>;
+    const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const where = parsed.error.issues
         .slice(0, 3)

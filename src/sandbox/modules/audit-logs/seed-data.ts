@@ -129,6 +129,17 @@ const ACTION_WEIGHTS: Array<[string, number]> = [
   ['delete_service_user', 1],
   ['create_idp_groups', 1],
   ['delete_idp_group', 1],
+  ['replace_ip_access_list', 1],
+  ['append_ip_access_list', 1],
+  ['clear_ip_access_list', 1],
+  ['create_organization', 1],
+  ['update_organization', 1],
+  ['delete_organization', 1],
+  ['update_acu_limit', 1],
+  ['delete_acu_limit', 1],
+  ['update_org_group_limits', 1],
+  ['update_allowed_tags', 1],
+  ['update_default_tag', 1],
 ];
 const WEIGHT_TOTAL = ACTION_WEIGHTS.reduce((s, [, w]) => s + w, 0);
 
@@ -317,7 +328,70 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
     }
     case 'delete_idp_group':
       return { idp_group_name: rng.pick(IDP_GROUP_NAMES), member_count: rng.int(0, 40), role_assignments: [] };
+    case 'replace_ip_access_list':
+    case 'append_ip_access_list':
+    case 'clear_ip_access_list': {
+      const previous = ['127.0.0.0/8', '::1/128', ...rng.sample(OFFICE_RANGES, rng.int(1, 3))];
+      if (action === 'clear_ip_access_list') return { ip_ranges: [], previous_ip_ranges: previous };
+      const added = rng.sample(OFFICE_RANGES, rng.int(1, 2));
+      const next =
+        action === 'append_ip_access_list'
+          ? [...new Set([...previous, ...added])]
+          : ['127.0.0.0/8', '::1/128', ...added];
+      return {
+        ip_ranges: next,
+        previous_ip_ranges: previous,
+        ...(action === 'append_ip_access_list' ? { added: next.slice(previous.length) } : {}),
+      };
+    }
+    case 'create_organization':
+    case 'update_organization':
+    case 'delete_organization': {
+      const org = { org_id: id(rng, 'org-').slice(0, 16), name: rng.pick(TEAM_NAMES) };
+      if (action === 'create_organization') {
+        return { ...org, max_cycle_acu_limit: rng.pick([null, 5_000, 10_000]), max_session_acu_limit: null };
+      }
+      if (action === 'update_organization') {
+        return {
+          ...org,
+          changes: { max_cycle_acu_limit: { from: rng.pick([null, 5_000]), to: rng.pick([10_000, 25_000]) } },
+        };
+      }
+      return { ...org, removed: { sessions: rng.int(0, 300), knowledge_notes: rng.int(0, 12) } };
+    }
+    case 'update_acu_limit':
+    case 'delete_acu_limit': {
+      const enterprise = rng.chance(0.3);
+      return {
+        scope: enterprise ? 'enterprise' : 'org',
+        ...(enterprise ? {} : { org_id: id(rng, 'org-').slice(0, 16) }),
+        cycle_acu_limit: action === 'delete_acu_limit' ? null : rng.pick([5_000, 10_000, 25_000, 250_000]),
+        previous_cycle_acu_limit: rng.pick([null, 5_000, 10_000]),
+      };
+    }
+    case 'update_org_group_limits': {
+      const group = () => ({
+        org_ids: [id(rng, 'org-').slice(0, 16)],
+        max_cycle_acus: rng.pick([null, 40_000, 60_000]),
+      });
+      return {
+        groups: { 'Revenue products': group(), 'Platform and tooling': group() },
+        previous_groups: { 'Revenue products': group() },
+      };
+    }
+    case 'update_allowed_tags':
+      return {
+        mode: rng.pick(['append', 'replace', 'remove']),
+        tags: ['backend', 'security', 'compliance'],
+        previous_tags: ['backend', 'security'],
+      };
+    case 'update_default_tag':
+      return { default_tag: rng.pick(['compliance', 'backend', null]), previous_default_tag: null };
     default:
       return {};
   }
 }
+
+const TEAM_NAMES = ['Search Relevance', 'Checkout', 'ML Platform', 'Partner Integrations', 'Design Systems'];
+
+const OFFICE_RANGES = ['10.20.0.0/16', '192.168.50.0/24', '203.0.113.0/24', '198.51.100.17', '2001:db8:4200::/48'];

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { paginate } from '../../cursor';
 import type { Principal, SandboxContext, SandboxModule } from '../../context';
 import { notFound, HttpProblem } from '../../../node/problem-writer';
+import { checkAllowedTags, defaultTagOf } from '../org-tags';
 import { seedSessions } from './seed';
 import { advanceDue, insightsReadyAt, newSessionPlan, resumePlan, sessionSize, startSimulation } from './simulation';
 import {
@@ -125,6 +126,7 @@ function setTags(
   principal: Principal,
   mode: 'append' | 'replace',
 ) {
+  checkAllowedTags(ctx.db, row.org_id, tags);
   const current = JSON.parse(row.tags) as string[];
   const next = mode === 'append' ? [...new Set([...current, ...tags])] : [...new Set(tags)];
   if (next.length > 50) {
@@ -159,7 +161,12 @@ export const sessionsModule: SandboxModule = {
       const now = ctx.now();
       const prompt = body.prompt;
       const title = body.title?.trim() || prompt.trim().split('\n')[0]!.slice(0, 80);
-      const { session_secrets, tags, repos, ...rest } = body;
+      const { session_secrets, tags: given, repos, ...rest } = body;
+      // Allowed tags of the organization (org-tags module): 422 naming a tag outside a non-empty list; a session
+      // created without tags gets the organization's default tag, if any.
+      checkAllowedTags(ctx.db, params.org_id, given ?? []);
+      const defaultTag = defaultTagOf(ctx.db, params.org_id);
+      const tags = (given ?? []).length === 0 && defaultTag !== null ? [defaultTag] : given;
       ctx.db.transaction(() => {
         ctx.db
           .prepare(
