@@ -77,7 +77,7 @@ async function sweep(page: Page, request: APIRequestContext) {
     // `networkidle`: live screens poll.
     await page
       .waitForFunction(() => !document.querySelector('.animate-spin, .animate-pulse, [aria-busy="true"]'), null, {
-        timeout: 10_000,
+        timeout: 4_000,
       })
       .catch(() => undefined);
     const violations = await page.evaluate(async () => {
