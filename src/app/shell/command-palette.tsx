@@ -6,8 +6,9 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams, type LinkOptions } from '@tanstack/react-router';
 import { Search } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { useActiveOption } from '@/components/ui/use-active-option';
 import { apiCall } from '@/lib/api-client';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 import { useDebounced } from '@/lib/debounce';
@@ -38,9 +39,6 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
   const { orgId: routeOrg } = useParams({ strict: false }) as { orgId?: string };
   const orgId = routeOrg ?? lastOrg() ?? undefined;
   const [text, setText] = useState('');
-  const [active, setActive] = useState(0);
-  const listId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
   const q = text.trim().toLowerCase();
   const debounced = useDebounced(q, 200);
 
@@ -131,30 +129,19 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
       void fetchNextPage();
   }, [open, q, sessionMatches, hasNextPage, isFetchingNextPage, sessionPages, fetchNextPage]);
 
-  const activeIndex = Math.min(active, Math.max(0, results.length - 1));
-  useEffect(() => {
-    listRef.current?.querySelector(`[data-index="${activeIndex}"]`)?.scrollIntoView?.({ block: 'nearest' });
-  }, [activeIndex]);
-
   // Where Enter or a click goes: navigation waits until the dialog has closed, so focus lands on the new
   // page's heading instead of going back to where the palette was opened.
   const target = useRef<LinkOptions | null>(null);
-  const go = (r: Result | undefined) => {
-    if (!r) return;
+  const go = (r: Result) => {
     target.current = r.to;
     onOpenChange(false);
     setText('');
   };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    const last = results.length - 1;
-    if (e.key === 'ArrowDown') setActive(Math.min(activeIndex + 1, last));
-    else if (e.key === 'ArrowUp') setActive(Math.max(activeIndex - 1, 0));
-    else if (e.key === 'PageDown') setActive(Math.min(activeIndex + 8, last));
-    else if (e.key === 'PageUp') setActive(Math.max(activeIndex - 8, 0));
-    else if (e.key === 'Enter') go(results[activeIndex]);
-    else return;
-    e.preventDefault();
-  };
+  const { activeIndex, setActive, onKeyDown, listRef, listId, optionId, activeDescendant } = useActiveOption(results, {
+    open,
+    page: 8,
+    onChoose: go,
+  });
 
   const searching =
     q.length >= 2 && ((sessions.isFetching && sessionMatches === 0) || (notes.isFetching && debounced === q));
@@ -183,7 +170,7 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
             aria-label="Search screens, organizations, sessions and notes"
             aria-controls={listId}
             aria-autocomplete="list"
-            aria-activedescendant={results.length ? `${listId}-${activeIndex}` : undefined}
+            aria-activedescendant={activeDescendant}
             placeholder="Go to a screen, organization, session or note…"
             autoComplete="off"
             value={text}
@@ -207,7 +194,7 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
                   </p>
                 )}
                 <div
-                  id={`${listId}-${i}`}
+                  id={optionId(i)}
                   data-index={i}
                   role="option"
                   aria-selected={i === activeIndex}

@@ -6,9 +6,10 @@
  */
 import { Popover as PopoverPrimitive } from 'radix-ui';
 import { Check, ChevronsUpDown } from 'lucide-react';
-import { forwardRef, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useState, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { PopoverContent } from './popover';
+import { useActiveOption } from './use-active-option';
 
 export interface ComboboxOption {
   value: string;
@@ -59,20 +60,18 @@ export const Combobox = forwardRef<HTMLButtonElement, ComboboxProps>(function Co
 ) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
-  const listId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
   const selected = options.find((o) => o.value === value);
   const q = query.trim().toLowerCase();
   const matches = q ? options.filter((o) => textOf(o).toLowerCase().includes(q)) : options;
   const shown = matches.slice(0, MAX_SHOWN);
-  const activeIndex = Math.min(active, Math.max(0, shown.length - 1));
-  const optionId = (i: number) => `${listId}-option-${i}`;
-
-  useEffect(() => {
-    if (!open) return;
-    listRef.current?.querySelector(`[data-index="${activeIndex}"]`)?.scrollIntoView?.({ block: 'nearest' });
-  }, [open, activeIndex]);
+  const choose = (o: ComboboxOption) => {
+    onValueChange(o.value);
+    setOpen(false);
+  };
+  const { activeIndex, setActive, onKeyDown, listRef, listId, optionId, activeDescendant } = useActiveOption(shown, {
+    open,
+    onChoose: choose,
+  });
 
   const openWith = (next: boolean) => {
     if (next) {
@@ -85,20 +84,6 @@ export const Combobox = forwardRef<HTMLButtonElement, ComboboxProps>(function Co
       );
     }
     setOpen(next);
-  };
-  const choose = (o: ComboboxOption | undefined) => {
-    if (!o) return;
-    onValueChange(o.value);
-    setOpen(false);
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown') setActive(Math.min(activeIndex + 1, shown.length - 1));
-    else if (e.key === 'ArrowUp') setActive(Math.max(activeIndex - 1, 0));
-    else if (e.key === 'PageDown') setActive(Math.min(activeIndex + 10, shown.length - 1));
-    else if (e.key === 'PageUp') setActive(Math.max(activeIndex - 10, 0));
-    else if (e.key === 'Enter') choose(shown[activeIndex]);
-    else return;
-    e.preventDefault();
   };
 
   return (
@@ -136,7 +121,7 @@ export const Combobox = forwardRef<HTMLButtonElement, ComboboxProps>(function Co
           aria-expanded
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={shown.length ? optionId(activeIndex) : undefined}
+          aria-activedescendant={activeDescendant}
           aria-label={searchLabel}
           placeholder={`${searchLabel}…`}
           autoComplete="off"

@@ -6,8 +6,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { Check } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { useActiveOption } from '@/components/ui/use-active-option';
 import { rememberOrg } from '@/lib/last-org';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { SwitcherButton } from './org-switcher';
@@ -21,9 +22,6 @@ export default function OrgSwitcherMenu({ label, currentOrgId }: { label: string
   // Mounted on the admin's first click or arrow key: open at once.
   const [open, setOpen] = useState(true);
   const [search, setSearch] = useState('');
-  const [active, setActive] = useState(0);
-  const listId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
   const query = useInfiniteQuery(organizationsInfiniteQueryOptions());
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const pages = query.data?.pages.length ?? 0;
@@ -35,13 +33,10 @@ export default function OrgSwitcherMenu({ label, currentOrgId }: { label: string
   const orgs = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const q = search.trim().toLowerCase();
   const shown = q ? orgs.filter((o) => o.name.toLowerCase().includes(q) || o.org_id.toLowerCase().includes(q)) : orgs;
-  const activeIndex = Math.min(active, Math.max(0, shown.length - 1));
-  const optionId = (i: number) => `${listId}-${i}`;
-
-  useEffect(() => {
-    if (!open) return;
-    listRef.current?.querySelector(`[data-index="${activeIndex}"]`)?.scrollIntoView?.({ block: 'nearest' });
-  }, [open, activeIndex]);
+  const { activeIndex, setActive, onKeyDown, listRef, listId, optionId, activeDescendant } = useActiveOption(shown, {
+    open,
+    onChoose: (o) => choose(o.org_id),
+  });
 
   const openWith = (next: boolean) => {
     if (next) {
@@ -66,29 +61,15 @@ export default function OrgSwitcherMenu({ label, currentOrgId }: { label: string
         orgs.findIndex((o) => o.org_id === currentOrgId),
       ),
     );
-  }, [orgs, currentOrgId]);
+  }, [orgs, currentOrgId, setActive]);
 
-  const choose = (orgId: string | undefined) => {
-    if (!orgId) return;
+  function choose(orgId: string) {
     rememberOrg(orgId);
     setOpen(false);
     const area = /^\/orgs\/[^/]+\/([^/]+)/.exec(location.pathname)?.[1];
     if (area) void navigate({ to: `/orgs/$orgId/${area}` as '/orgs/$orgId', params: { orgId } });
     else void navigate({ to: '/orgs/$orgId', params: { orgId } });
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    const last = shown.length - 1;
-    if (e.key === 'ArrowDown') setActive(Math.min(activeIndex + 1, last));
-    else if (e.key === 'ArrowUp') setActive(Math.max(activeIndex - 1, 0));
-    else if (e.key === 'PageDown') setActive(Math.min(activeIndex + 10, last));
-    else if (e.key === 'PageUp') setActive(Math.max(activeIndex - 10, 0));
-    else if (e.key === 'Home' && e.ctrlKey) setActive(0);
-    else if (e.key === 'End' && e.ctrlKey) setActive(last);
-    else if (e.key === 'Enter') choose(shown[activeIndex]?.org_id);
-    else return;
-    e.preventDefault();
-  };
+  }
 
   return (
     <Popover open={open} onOpenChange={openWith}>
@@ -110,7 +91,7 @@ export default function OrgSwitcherMenu({ label, currentOrgId }: { label: string
           aria-label="Search organizations"
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={shown.length ? optionId(activeIndex) : undefined}
+          aria-activedescendant={activeDescendant}
           placeholder="Search organizations…"
           autoComplete="off"
           value={search}
