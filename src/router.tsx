@@ -17,8 +17,8 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
     defaultPendingComponent: PagePending,
-    // The page's skeleton shows at once when its data is not there yet (the shell is already painted).
-    defaultPendingMs: 150,
+    // The page's skeleton shows when a page's data takes a while (the router's default second): not sooner, so a
+    // filter change that reruns the loader never swaps the page (and its open filter menu) for a skeleton.
     defaultNotFoundComponent: () => <NotFound />,
   });
 }
