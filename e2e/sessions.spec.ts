@@ -150,7 +150,7 @@ test('filter by origin through the URL and share the link', async ({ page, brows
   await expect(table.getByRole('row').nth(1)).toBeVisible();
 
   await page.getByRole('button', { name: /^Origin:/ }).click();
-  await page.getByRole('checkbox', { name: 'slack' }).check();
+  await page.getByRole('checkbox', { name: 'slack', exact: true }).check();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/[?&]origins=slack\b/);
   const originCells = table.getByRole('row').locator('[role="cell"]:nth-child(4)');
