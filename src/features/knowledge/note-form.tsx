@@ -12,7 +12,7 @@ import { PageHeader } from '@/components/page-header';
 import { Button, buttonClass } from '@/components/ui/button';
 import { foldersQueryOptions, useCreateNote, useUpdateNote, type NoteScope } from './api';
 import { flattenFolders } from './folder-tree';
-import { Markdown } from './markdown';
+import { Markdown } from '@/components/markdown';
 import { KnowledgeLink, knowledgeRoute } from './note-links';
 
 interface NoteFormValues {

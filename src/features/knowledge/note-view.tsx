@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { formatDateTime } from '@/lib/format';
 import { forgetNote, noteQueryOptions, useDeleteNote, type NoteScope } from './api';
-import { Markdown } from './markdown';
+import { Markdown } from '@/components/markdown';
 import { KnowledgeLink, knowledgeRoute } from './note-links';
 import { EnabledBadge } from './notes-screen';
 

@@ -2,7 +2,7 @@
 /** The note body renderer: Markdown structure, and nothing executable gets through. */
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Markdown, parseBlocks, safeHref } from './markdown';
+import { Markdown, parseBlocks, safeHref } from '@/components/markdown';
 
 describe('parseBlocks', () => {
   it('reads headings, lists, code, quotes, tables and paragraphs', () => {

@@ -1,5 +1,5 @@
 /**
- * A small, safe Markdown renderer for note bodies: it builds React elements (never HTML strings), so raw HTML
+ * A small, safe Markdown renderer for note and playbook bodies: it builds React elements (never HTML strings), so raw HTML
  * in a note shows as text, and links keep only http(s), mailto and in-page targets.
  *
  * Supported: ATX headings, paragraphs, fenced code, block quotes, bullet / numbered / task lists (one level),
