@@ -7,9 +7,10 @@ import type { z } from 'zod';
 import { paginate } from '../../cursor';
 import type { Principal, SandboxContext, SandboxModule } from '../../context';
 import { notFound, HttpProblem } from '../../../node/problem-writer';
-import { checkAllowedTags, defaultTagOf } from '../org-tags';
+import { checkAllowedTags } from '../org-tags';
+import { createSession } from './create';
 import { seedSessions } from './seed';
-import { advanceDue, insightsReadyAt, newSessionPlan, resumePlan, sessionSize, startSimulation } from './simulation';
+import { advanceDue, insightsReadyAt, resumePlan, sessionSize, startSimulation } from './simulation';
 import {
   addMessage,
   countMessages,
@@ -156,57 +157,8 @@ export const sessionsModule: SandboxModule = {
   seed: seedSessions,
   start: startSimulation,
   handlers: {
-    'sessions.create': ({ params, body, principal }, ctx) => {
-      const id = ctx.newId('session-');
-      const now = ctx.now();
-      const prompt = body.prompt;
-      const title = body.title?.trim() || prompt.trim().split('\n')[0]!.slice(0, 80);
-      const { session_secrets, tags: given, repos, ...rest } = body;
-      // Allowed tags of the organization (org-tags module): 422 naming a tag outside a non-empty list; a session
-      // created without tags gets the organization's default tag, if any.
-      checkAllowedTags(ctx.db, params.org_id, given ?? []);
-      const defaultTag = defaultTagOf(ctx.db, params.org_id);
-      const tags = (given ?? []).length === 0 && defaultTag !== null ? [defaultTag] : given;
-      ctx.db.transaction(() => {
-        ctx.db
-          .prepare(
-            `INSERT INTO sessions (session_id, org_id, status, title, prompt, origin, agent_mode, created_at, updated_at, tags,
-               user_id, service_user_id, playbook_id, repos, secret_keys, create_params, sim_next_ms, sim_steps, sim_outcome)
-             VALUES (?, ?, 'new', ?, ?, 'api', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            id,
-            params.org_id,
-            title,
-            prompt,
-            body.agent_mode ?? null,
-            now,
-            now,
-            JSON.stringify([...new Set(tags ?? [])]),
-            body.create_as_user_id ?? null,
-            principal.service_user_id,
-            body.playbook_id ?? body.child_playbook_id ?? null,
-            JSON.stringify(repos ?? []),
-            // Temporary secrets are for this session only: the sandbox keeps their keys, never their values.
-            JSON.stringify((session_secrets ?? []).map((s) => ({ key: s.key, sensitive: s.sensitive }))),
-            JSON.stringify(rest),
-            ...Object.values(newSessionPlan(ctx)),
-          );
-        addMessage(ctx.db, ctx.newId('event-'), id, 'user', prompt, now);
-        ctx.audit({
-          action: 'create_session',
-          org_id: params.org_id,
-          principal: principalOf(principal),
-          user: body.create_as_user_id ? { user_id: body.create_as_user_id, user_email: '' } : null,
-          data: {
-            session_id: id,
-            agent_mode: body.agent_mode ?? null,
-            session_secret_keys: (session_secrets ?? []).map((s) => s.key),
-          },
-        });
-      })();
-      return toSession(getRow(ctx.db, id)!);
-    },
+    'sessions.create': ({ params, body, principal }, ctx) =>
+      toSession(createSession(ctx, params.org_id, body, principal)),
 
     'sessions.list': ({ params, query }, ctx) => {
       const { first, after, ...filters } = query;
