@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
+import { SavedViews } from '@/components/saved-views';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { cn } from '@/lib/cn';
 import { formatDateTime, formatUtc } from '@/lib/format';
@@ -130,6 +131,11 @@ function entryColumns(orgNames: ReadonlyMap<string, string>, open: (e: AuditLogE
   ]);
 }
 
+/** Every key of the search set to undefined: opening a saved view replaces the filters, not merges into them. */
+function clearedSearch(search: AuditLogSearch): Partial<AuditLogSearch> {
+  return Object.fromEntries(Object.keys(search).map((k) => [k, undefined])) as Partial<AuditLogSearch>;
+}
+
 export function AuditLogsExplorer({
   search,
   onSearchChange,
@@ -182,14 +188,21 @@ export function AuditLogsExplorer({
         title="Audit logs"
         description="Who changed what, and when, across the enterprise. Times are in your local time zone, with UTC alongside."
         actions={
-          <Button
-            size="sm"
-            onClick={() => void queryClient.resetQueries({ queryKey: auditLogKeys.infinite(filters) })}
-            disabled={query.isFetching}
-          >
-            <RefreshCw className={cn('size-3.5', query.isFetching && 'animate-spin')} aria-hidden />
-            Refresh
-          </Button>
+          <>
+            <SavedViews
+              screen="audit-logs"
+              current={search}
+              onOpen={(view) => onSearchChange({ ...clearedSearch(search), ...view })}
+            />
+            <Button
+              size="sm"
+              onClick={() => void queryClient.resetQueries({ queryKey: auditLogKeys.infinite(filters) })}
+              disabled={query.isFetching}
+            >
+              <RefreshCw className={cn('size-3.5', query.isFetching && 'animate-spin')} aria-hidden />
+              Refresh
+            </Button>
+          </>
         }
       />
       <FilterBar

@@ -13,6 +13,7 @@ import { matcherOf, MATCHER_LABELS, type GitConnection, type GitPermission } fro
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
+import { SavedViews } from '@/components/saved-views';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { Button, buttonClass } from '@/components/ui/button';
@@ -223,6 +224,7 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
         description="Which repositories this organization's sessions may use, by repository, path prefix or group, and whether access is read-only."
         actions={
           <>
+            <SavedViews screen="git-permissions" current={search} onOpen={(view) => void navigate({ search: view })} />
             <Link
               to="/orgs/$orgId/git-permissions/edit"
               params={{ orgId }}

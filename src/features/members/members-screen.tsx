@@ -11,6 +11,7 @@ import type { IdpUser, User } from '@/api/operations/members';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { FilterBar } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
+import { SavedViews } from '@/components/saved-views';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -289,6 +290,11 @@ export function MembersScreen({ scope, search, onSearchChange }: MembersScreenPr
         }
         actions={
           <>
+            <SavedViews
+              screen={orgId ? 'members-org' : 'members'}
+              current={search}
+              onOpen={(view) => onSearchChange(view)}
+            />
             <Button onClick={() => void exportCsv()} title="Every row that matches the filters, as CSV">
               <Download className="size-4" aria-hidden /> Export CSV
             </Button>

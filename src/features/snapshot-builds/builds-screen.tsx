@@ -16,6 +16,7 @@ import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Select } from '@/components/ui/select';
 import { PageHeader } from '@/components/page-header';
+import { SavedViews } from '@/components/saved-views';
 import { RelativeTime } from '@/components/relative-time';
 import { formatDateTime, formatDuration } from '@/lib/format';
 import { useDocumentVisible } from '@/lib/use-document-visible';
@@ -186,6 +187,7 @@ export function BuildsScreen({
       <PageHeader
         title="Snapshot builds"
         description={`Environment snapshot builds of ${orgName ?? 'this organization'}, newest first. New sessions start from the active build's image.`}
+        actions={<SavedViews screen="snapshot-builds" current={filters} onOpen={(view) => onFiltersChange(view)} />}
       />
       <div className="mb-3 flex flex-wrap items-end gap-4">
         <div className="flex w-48 flex-col gap-1">
