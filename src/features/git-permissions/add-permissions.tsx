@@ -4,6 +4,7 @@
  * (one item), so what is typed is checked with the contract's rules, on the field, before it is added.
  */
 import { useQuery } from '@tanstack/react-query';
+import { Breakable } from '@/components/breakable';
 import { useId, useState } from 'react';
 import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
@@ -254,7 +255,7 @@ function RepositoryPicker({
                 className="flex items-center justify-between gap-2 px-3 py-1.5 text-sm"
               >
                 <span className="min-w-0">
-                  <span className="font-mono text-xs break-all">{r.repo_path}</span>
+                  <Breakable className="font-mono text-xs" text={r.repo_path} />
                   {r.repo_language ? <span className="ml-2 text-xs text-muted">{r.repo_language}</span> : null}
                 </span>
                 {already ? (

@@ -12,6 +12,7 @@ import {
   DialogTrigger,
 } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
+import { Breakable } from '@/components/breakable';
 import { CSV_COLUMNS, parseImport } from './set-model';
 
 export function ImportDialog({
@@ -45,9 +46,12 @@ export function ImportDialog({
       <DialogContent className="flex w-[min(94vw,40rem)] flex-col gap-3">
         <DialogTitle>Import permissions</DialogTitle>
         <DialogDescription className="mt-0">
-          CSV with a header line <code className="font-mono">{CSV_COLUMNS.join(',')}</code>, or JSON: an array of
-          permissions or <code className="font-mono">{'{"permissions": [...]}'}</code>. Each permission sets one of
-          repo_path, prefix_path or group_prefix.
+          CSV with a header line{' '}
+          <code className="font-mono">
+            <Breakable text={CSV_COLUMNS.join(',')} />
+          </code>
+          , or JSON: an array of permissions or <code className="font-mono">{'{"permissions": [...]}'}</code>. Each
+          permission sets one of repo_path, prefix_path or group_prefix.
         </DialogDescription>
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-file`} className="text-sm font-medium">

@@ -9,6 +9,7 @@ import { describeMatcher, type GitPermissionDiff } from '@/api/git-permissions/s
 import type { ConsoleApplyResult } from '@/api/console/git-permissions';
 import type { GitConnection, GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
+import { Breakable } from '@/components/breakable';
 import type { InfiniteRowsQuery } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -100,7 +101,7 @@ export const PROVIDER_LABELS: Record<string, string> = {
 };
 
 export function MatcherText({ item }: { item: GitPermissionInput }) {
-  return <span className="font-mono text-xs break-all">{describeMatcher(item)}</span>;
+  return <Breakable className="font-mono text-xs" text={describeMatcher(item)} />;
 }
 
 function DiffList({

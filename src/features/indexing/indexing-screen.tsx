@@ -8,6 +8,7 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useRef, useState } from 'react';
 import { REPOSITORY_PATHS_LIMIT, type RepoIndexJob, type RepositoryIndexing } from '@/api/operations/indexing';
 import { Badge, type Tone } from '@/components/badge';
+import { Breakable } from '@/components/breakable';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { columnHelper, DataTable } from '@/components/data-table';
@@ -48,7 +49,8 @@ const columns = col.columns([
     header: 'Repository',
     enableSorting: true,
     enableHiding: false,
-    meta: { width: 'minmax(12rem,1.2fr)', className: 'font-mono text-sm break-all' },
+    cell: (c) => <Breakable text={c.getValue()} />,
+    meta: { width: 'minmax(12rem,1.2fr)', className: 'font-mono text-sm' },
   }),
   col.accessor('indexing_enabled', {
     header: 'Indexing',
@@ -188,7 +190,9 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
             <p className="font-semibold text-success">
               Removed {outcome.paths.length} {outcome.paths.length === 1 ? 'repository' : 'repositories'} from indexing
             </p>
-            <p className="mt-1 font-mono text-xs break-all">{outcome.paths.join(', ')}</p>
+            <p className="mt-1 font-mono text-xs">
+              <Breakable text={outcome.paths.join(', ')} />
+            </p>
           </div>
         )}
         {remove.error &&
@@ -304,8 +308,8 @@ export function IndexingScreen({ orgId, orgName }: { orgId: string; orgName?: st
           aria-label="Repositories to remove"
         >
           {pending?.map((p) => (
-            <li key={p} className="break-all">
-              {p}
+            <li key={p}>
+              <Breakable text={p} />
             </li>
           ))}
         </ul>
