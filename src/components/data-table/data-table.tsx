@@ -267,7 +267,7 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
 
   const rows = table.getRowModel().rows;
   const visibleColumns = table.getVisibleLeafColumns();
-  // On a phone or a narrow window each row is a card: one cell per line, with its column's name.
+  // On a phone or a narrow window each row is a card: its lead column, then the others as short named lines.
   const narrow = useMediaQuery(NARROW);
   const gridTemplateColumns = narrow
     ? '1fr'
@@ -534,7 +534,7 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
             columns={columns}
             columnVisibility={columnVisibility}
             estimateRowHeight={
-              narrow ? Math.max(estimateRowHeight, visibleColumns.length * 26 + 16) : estimateRowHeight
+              narrow ? Math.max(estimateRowHeight, Math.ceil(visibleColumns.length / 2) * 40 + 40) : estimateRowHeight
             }
             fixedRowHeight={!!props.fixedRowHeight && !narrow}
             minWidth={minWidth}
@@ -700,7 +700,7 @@ interface DataTableRowProps<TData extends RowData> {
   selectable: boolean;
   clickable: boolean;
   gridTemplateColumns: string;
-  /** A card: each cell on its own line, named. */
+  /** A card (a phone): the lead column first, the others as short named lines (CardCells). */
   narrow: boolean;
   // Not read here, but their change re-renders the row: cells close over them.
   columns: unknown;
@@ -733,38 +733,75 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
         height: props.height,
       }}
     >
-      {row.getVisibleCells().map((cell) => {
-        const meta = cell.column.columnDef.meta;
-        const title = meta?.cellTitle as ((row: TData) => string | undefined) | undefined;
-        if (props.narrow) {
-          const header = cell.column.columnDef.header;
-          const name =
-            cell.column.id === SELECT_COLUMN_ID ? '' : (meta?.label ?? (typeof header === 'string' ? header : ''));
+      {props.narrow ? (
+        <CardCells row={row} />
+      ) : (
+        row.getVisibleCells().map((cell) => {
+          const meta = cell.column.columnDef.meta;
+          const title = meta?.cellTitle as ((row: TData) => string | undefined) | undefined;
           return (
-            <div
-              key={cell.id}
-              role="cell"
-              title={title?.(row.original)}
-              className="grid min-w-0 grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-2"
-            >
-              <span aria-hidden className="truncate text-xs text-muted">
-                {name}
-              </span>
-              <div className={cellClass(meta)}>
-                <FlexRender cell={cell} />
-              </div>
+            <div key={cell.id} role="cell" title={title?.(row.original)} className={cellClass(meta)}>
+              <FlexRender cell={cell} />
             </div>
           );
-        }
-        return (
-          <div key={cell.id} role="cell" title={title?.(row.original)} className={cellClass(meta)}>
-            <FlexRender cell={cell} />
-          </div>
-        );
-      })}
+        })
+      )}
     </div>
   );
 }) as <TData extends RowData>(props: DataTableRowProps<TData>) => ReactNode;
+
+/**
+ * A curated card (a phone): the selection box, the title column and its `aside` badges on the first line, then
+ * the `field` columns as short named lines; `hidden` columns are left off.
+ */
+function CardCells<TData extends RowData>({ row }: { row: Row<DataTableFeatures, TData> }) {
+  const cells = row.getVisibleCells();
+  // Without a column marked `title`, the first column (after the selection box) leads the card.
+  const leadId = cells.some((c) => c.column.columnDef.meta?.card === 'title')
+    ? undefined
+    : cells.find((c) => c.column.id !== SELECT_COLUMN_ID)?.column.id;
+  const place = (c: (typeof cells)[number]) =>
+    c.column.id === SELECT_COLUMN_ID
+      ? 'select'
+      : c.column.id === leadId
+        ? 'title'
+        : (c.column.columnDef.meta?.card ?? 'field');
+  const cell = (c: (typeof cells)[number], className: string) => {
+    const meta = c.column.columnDef.meta;
+    const title = meta?.cellTitle as ((row: TData) => string | undefined) | undefined;
+    return (
+      <div key={c.id} role="cell" title={title?.(row.original)} className={cn(cellClass(meta), className)}>
+        <FlexRender cell={c} />
+      </div>
+    );
+  };
+  const fields = cells.filter((c) => place(c) === 'field');
+  return (
+    <>
+      <div className="flex min-w-0 items-start gap-2">
+        {cells.filter((c) => place(c) === 'select').map((c) => cell(c, 'shrink-0'))}
+        {cells.filter((c) => place(c) === 'title').map((c) => cell(c, 'min-w-0 flex-1 font-medium'))}
+        {cells.filter((c) => place(c) === 'aside').map((c) => cell(c, 'shrink-0 text-end'))}
+      </div>
+      {fields.length > 0 ? (
+        <div className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+          {fields.map((c) => {
+            const header = c.column.columnDef.header;
+            const name = c.column.columnDef.meta?.label ?? (typeof header === 'string' ? header : '');
+            return (
+              <div key={c.id} className="flex min-w-0 flex-col">
+                <span aria-hidden className="truncate text-xs text-muted">
+                  {name}
+                </span>
+                {cell(c, 'min-w-0 text-start')}
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+    </>
+  );
+}
 
 function Footer(props: {
   loaded: number;

@@ -29,6 +29,12 @@ export interface DataTableColumnMeta {
   cellTitle?: (row: never) => string | undefined;
   /** The column's name in the column chooser when its header is not plain text. */
   label?: string;
+  /**
+   * Its place on a phone's card (narrow windows): `title` leads the card (one column), `aside` sits beside the
+   * title (a status badge), `field` is a named line (the default), `hidden` is left off the card (still in the
+   * row's link or detail). Without a `title` column, the table's first column leads the card.
+   */
+  card?: 'title' | 'aside' | 'field' | 'hidden';
 }
 
 /** What the table hands its own cells (the selection column's checkboxes). */

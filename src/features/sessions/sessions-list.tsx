@@ -72,7 +72,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
     col.accessor('status', {
       header: 'Status',
       enableSorting: true,
-      meta: { width: 'minmax(9rem,1.2fr)' },
+      meta: { width: 'minmax(9rem,1.2fr)', card: 'aside' },
       cell: ({ row: { original: s } }) => <SessionStatusBadge status={s.status} detail={s.status_detail} />,
     }),
     col.accessor((s) => s.title || s.prompt || s.session_id, {
@@ -80,7 +80,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
       header: 'Session',
       enableSorting: true,
       enableHiding: false,
-      meta: { width: 'minmax(14rem,3fr)' },
+      meta: { width: 'minmax(14rem,3fr)', card: 'title' },
       cell: ({ row: { original: s }, getValue }) => (
         <>
           <Link
@@ -118,7 +118,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
       cell: ({ getValue }) => getValue() || '—',
     }),
     col.accessor('created_at', { header: 'Created', ...timeColumn() }),
-    col.accessor('updated_at', { header: 'Updated', ...timeColumn() }),
+    col.accessor('updated_at', { header: 'Updated', ...timeColumn({ card: 'hidden' }) }),
     col.accessor('acus_consumed', {
       header: 'ACUs',
       enableSorting: true,
