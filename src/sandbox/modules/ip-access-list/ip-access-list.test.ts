@@ -135,6 +135,35 @@ describe('enforcement', () => {
 });
 
 describe('--reset-ip-access-list', () => {
+  it('a list without loopback answers 401 to the next request; the reset brings the sandbox back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ip-lockout-'));
+    const dbPath = join(dir, 'sandbox.db');
+    try {
+      let running = await startTestSandbox({ dbPath, tickMs: 60_000 });
+      try {
+        const res = await running.api.call('PUT', PATH, { body: { ip_ranges: ['192.0.2.0/24'] } });
+        expect(res.status).toBe(200);
+        const next = await running.api.get('/v3/enterprise/organizations');
+        expect(next.status).toBe(401);
+        expect(next.body).toMatchObject({ reason: 'ip_not_allowed' });
+        // Even the list itself cannot be read or changed back: the admin is locked out.
+        expect((await running.api.call('DELETE', PATH)).status).toBe(401);
+      } finally {
+        await running.stop();
+      }
+      expect(resetIpAccessListAt(dbPath)).toEqual(['192.0.2.0/24']);
+      running = await startTestSandbox({ dbPath, tickMs: 60_000 });
+      try {
+        expect((await running.api.get('/v3/enterprise/organizations')).status).toBe(200);
+        expect((await running.api.get(PATH)).body).toEqual({ ip_ranges: [] });
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('clears the list of a store on disk and writes an audit entry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ip-reset-'));
     try {

@@ -1,0 +1,445 @@
+/**
+ * The IP access list editor (enterprise settings). The admin edits the list as rows (checked and normalized as
+ * they type), reviews what is added and removed, and applies it through the console's checked endpoint:
+ * a list changed meanwhile answers 409 and the screen shows what changed; a list that no longer admits the
+ * console's own addresses is refused unless the enterprise's name is typed; clearing the list asks for the
+ * name too. The history (with restore) is one link away.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { History, ShieldAlert } from 'lucide-react';
+import { useMemo, useReducer, useRef, useState } from 'react';
+import {
+  ConsoleIpApplyRequest,
+  diffIpRanges,
+  lockedOutAddresses,
+  type ConsoleIpAccessList,
+  type IpAccessListConflict,
+} from '@/api/console/ip-access-list';
+import { ipListAllows } from '@/api/ip-ranges';
+import { IP_ACCESS_LIST_LIMITS } from '@/api/operations/ip-access-list';
+import { DataTable, columnHelper } from '@/components/data-table';
+import { Form, SubmitButton, TextField } from '@/components/form';
+import { PageHeader } from '@/components/page-header';
+import { ProblemView } from '@/components/problem-view';
+import { Badge } from '@/components/badge';
+import { Button, buttonClass } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/toast';
+import { isApiError } from '@/lib/api-error';
+import { formatNumber } from '@/lib/format';
+import { conflictOf, ipAccessListQueryOptions, lockoutOf, useIpAccessListChange, type IpChangeBase } from './api';
+import { editorReducer, startEditor } from './editor-state';
+import { RangeRows } from './range-rows';
+import { checkRows, listOf } from './ranges';
+
+const DESCRIPTION =
+  'Addresses and CIDR ranges allowed to call the Agent Platform API for this enterprise. An empty list accepts every address.';
+
+export function IpAccessListScreen() {
+  const query = useQuery(ipAccessListQueryOptions());
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col">
+      <PageHeader
+        title="IP access list"
+        description={DESCRIPTION}
+        actions={
+          <Link to="/settings/ip-access-list/history" className={buttonClass()}>
+            <History className="size-4" aria-hidden /> History
+          </Link>
+        }
+      />
+      {query.data ? (
+        <Editor current={query.data} />
+      ) : query.error ? (
+        <LockedOutOrError error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <div className="flex flex-col gap-2" aria-busy="true" aria-label="Loading the IP access list">
+          {Array.from({ length: 5 }, (_, i) => (
+            <Skeleton key={i} className="h-9 w-full" />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A 401 whose reason is the IP access list itself: the console is locked out, and this is how to recover. */
+export function LockedOutOrError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const lockedOut =
+    isApiError(error) && error.status === 401 && (error.problem as { reason?: unknown }).reason === 'ip_not_allowed';
+  if (!lockedOut) return <ProblemView error={error} onRetry={onRetry} />;
+  return (
+    <div role="alert" className="rounded-lg border border-danger/40 bg-danger/5 p-4 text-sm">
+      <p className="font-semibold text-danger">The IP access list locks the console out</p>
+      <p className="mt-1">{isApiError(error) ? error.message : ''}</p>
+      <p className="mt-2">
+        The API refuses every request from the address the console uses. With the embedded sandbox, stop the console and
+        run <code className="font-mono">npm start -- --reset-ip-access-list</code> (or{' '}
+        <code className="font-mono">npm run sandbox -- --reset-ip-access-list</code>) with the same DATA_DIR: it clears
+        the list. Against the real API, change the list from an address it admits, or ask support.
+      </p>
+      <Button className="mt-3" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+type Step = { kind: 'edit' } | { kind: 'review' } | { kind: 'conflict'; conflict: IpAccessListConflict };
+
+function Editor({ current }: { current: ConsoleIpAccessList }) {
+  // The list the edit started from: its version goes with the apply (a different current list answers 409).
+  const [base, setBase] = useState<IpChangeBase>(() => ({ version: current.version, ip_ranges: current.ip_ranges }));
+  const [state, dispatch] = useReducer(editorReducer, current.ip_ranges, startEditor);
+  const [step, setStep] = useState<Step>({ kind: 'edit' });
+  const [clearing, setClearing] = useState(false);
+  const change = useIpAccessListChange();
+  const texts = useMemo(() => state.rows.map((r) => r.text), [state.rows]);
+  const checks = useMemo(() => checkRows(texts), [texts]);
+  const list = useMemo(() => listOf(texts, checks), [texts, checks]);
+  const diff = useMemo(() => diffIpRanges(base.ip_ranges, list), [base.ip_ranges, list]);
+  const invalid = checks.filter((c) => c.state === 'invalid').length;
+  const repeated = checks.filter((c) => c.duplicateOf !== undefined).length;
+  const contained = checks.filter((c) => c.containedIn !== undefined).length;
+  const lockedOut = lockedOutAddresses(list, current.protected_addresses);
+  const rewritten = list.length === base.ip_ranges.length && list.some((e, i) => e !== base.ip_ranges[i]);
+  const changed = diff.added.length + diff.removed.length > 0 || rewritten || list.length !== base.ip_ranges.length;
+  const tooMany = list.length > IP_ACCESS_LIST_LIMITS.entries;
+  const protectedBy = useMemo(() => {
+    const m = new Map<number, string[]>();
+    texts.forEach((t, i) => {
+      if (checks[i]?.state !== 'ok') return;
+      const admits = current.protected_addresses.filter((a) => ipListAllows([t.trim()], a));
+      if (admits.length > 0) m.set(i, admits);
+    });
+    return m;
+  }, [texts, checks, current.protected_addresses]);
+  const reviewButton = useRef<HTMLButtonElement>(null);
+
+  const startOver = (next: IpChangeBase) => {
+    setBase(next);
+    dispatch({ type: 'reset', list: next.ip_ranges });
+    setStep({ kind: 'edit' });
+  };
+
+  const clear = async () => {
+    try {
+      const result = await change.mutateAsync({ change: { action: 'apply', ip_ranges: [] }, base });
+      setClearing(false);
+      toast({ title: 'The IP access list is cleared: every address is accepted', tone: 'success' });
+      startOver({ version: result.version, ip_ranges: result.ip_ranges });
+    } catch (error) {
+      const conflict = conflictOf(error);
+      setClearing(false);
+      if (conflict) setStep({ kind: 'conflict', conflict });
+      else
+        toast({
+          title: 'The list was not cleared',
+          description: isApiError(error) ? error.message : String(error),
+          tone: 'danger',
+        });
+    }
+  };
+
+  if (step.kind === 'conflict') {
+    return (
+      <ConflictView
+        conflict={step.conflict}
+        onKeepEdits={() => {
+          setBase({ version: step.conflict.current_version, ip_ranges: step.conflict.current });
+          setStep({ kind: 'review' });
+        }}
+        onStartOver={() => startOver({ version: step.conflict.current_version, ip_ranges: step.conflict.current })}
+      />
+    );
+  }
+
+  if (step.kind === 'review') {
+    return (
+      <ReviewStep
+        current={current}
+        base={base}
+        list={list}
+        lockedOut={lockedOut}
+        onBack={() => setStep({ kind: 'edit' })}
+        onConflict={(conflict) => setStep({ kind: 'conflict', conflict })}
+        onApplied={(result) => startOver({ version: result.version, ip_ranges: result.ip_ranges })}
+      />
+    );
+  }
+
+  return (
+    <section aria-label="Edit the list" className="flex flex-col gap-4">
+      <p className="text-sm text-muted" aria-live="polite">
+        {formatNumber(list.length)} {list.length === 1 ? 'range' : 'ranges'}
+        {changed
+          ? ` · ${formatNumber(diff.added.length)} added, ${formatNumber(diff.removed.length)} removed since loaded`
+          : ' · no changes'}
+        {invalid > 0 && ` · ${formatNumber(invalid)} not valid`}
+        {repeated > 0 && ` · ${formatNumber(repeated)} repeated`}
+        {contained > 0 && ` · ${formatNumber(contained)} inside another range`}
+      </p>
+      {list.length > 0 && lockedOut.length > 0 && <LockoutWarning addresses={lockedOut} />}
+      {tooMany && (
+        <p role="alert" className="text-sm text-danger">
+          The list holds at most {formatNumber(IP_ACCESS_LIST_LIMITS.entries)} entries; this one has{' '}
+          {formatNumber(list.length)}.
+        </p>
+      )}
+      <RangeRows state={state} checks={checks} dispatch={dispatch} protectedBy={protectedBy} />
+      <div className="flex flex-wrap items-center justify-between gap-2 border-t border-line pt-4">
+        <Button
+          variant="danger"
+          disabled={base.ip_ranges.length === 0 || change.isPending}
+          onClick={() => setClearing(true)}
+        >
+          Clear the list…
+        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button disabled={!changed} onClick={() => startOver(base)}>
+            Discard edits
+          </Button>
+          <Button
+            ref={reviewButton}
+            variant="primary"
+            disabled={!changed || invalid > 0 || tooMany}
+            title={invalid > 0 ? 'Fix or remove the rows that are not valid first' : undefined}
+            onClick={() => setStep({ kind: 'review' })}
+          >
+            Review changes
+          </Button>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={clearing}
+        onOpenChange={setClearing}
+        title="Clear the IP access list?"
+        description={
+          <p>
+            An empty list accepts requests from every address: the {formatNumber(base.ip_ranges.length)}{' '}
+            {base.ip_ranges.length === 1 ? 'range' : 'ranges'} now listed stop restricting access. The change is kept in
+            the history and can be restored.
+          </p>
+        }
+        confirmLabel="Clear the list"
+        destructive
+        typeToConfirm={current.enterprise_name ?? 'clear'}
+        pending={change.isPending}
+        onConfirm={() => void clear()}
+      />
+    </section>
+  );
+}
+
+function LockoutWarning({ addresses }: { addresses: readonly string[] }) {
+  return (
+    <div role="alert" className="flex gap-2 rounded-lg border border-warn/40 bg-warn/10 p-3 text-sm">
+      <ShieldAlert className="mt-0.5 size-4 shrink-0 text-warn" aria-hidden />
+      <p>
+        This list does not admit {addresses.length === 1 ? 'the address' : 'the addresses'}{' '}
+        <strong className="font-mono">{addresses.join(', ')}</strong> the console reaches the API from. Applied, it
+        would lock the console out: every later request would be refused. Add {addresses.length === 1 ? 'it' : 'them'}{' '}
+        to the list, or be ready to type the enterprise’s name to apply it anyway.
+      </p>
+    </div>
+  );
+}
+
+interface DiffRow {
+  kind: 'added' | 'removed';
+  range: string;
+}
+
+const diffCol = columnHelper<DiffRow>();
+const DIFF_COLUMNS = diffCol.columns([
+  diffCol.accessor('kind', {
+    header: 'Change',
+    meta: { width: '7rem' },
+    cell: ({ getValue }) =>
+      getValue() === 'added' ? <Badge tone="success">Added</Badge> : <Badge tone="danger">Removed</Badge>,
+  }),
+  diffCol.accessor('range', {
+    header: 'Range',
+    cell: ({ getValue }) => <span className="font-mono text-sm">{getValue()}</span>,
+  }),
+]);
+
+export function DiffTable({
+  added,
+  removed,
+  label,
+}: {
+  added: readonly string[];
+  removed: readonly string[];
+  label: string;
+}) {
+  const rows = useMemo<DiffRow[]>(
+    () => [
+      ...added.map((range) => ({ kind: 'added' as const, range })),
+      ...removed.map((range) => ({ kind: 'removed' as const, range })),
+    ],
+    [added, removed],
+  );
+  return (
+    <DataTable
+      label={label}
+      tableId="ip-access-list-diff"
+      columns={DIFF_COLUMNS}
+      data={rows}
+      getRowId={(r) => `${r.kind}:${r.range}`}
+      empty={{ title: 'No range added or removed', hint: 'Only how entries are written changes.' }}
+      className="max-h-80"
+    />
+  );
+}
+
+interface OverrideValues {
+  override_enterprise_name: string;
+}
+
+function ReviewStep({
+  current,
+  base,
+  list,
+  lockedOut,
+  onBack,
+  onConflict,
+  onApplied,
+}: {
+  current: ConsoleIpAccessList;
+  base: IpChangeBase;
+  list: string[];
+  lockedOut: string[];
+  onBack: () => void;
+  onConflict: (c: IpAccessListConflict) => void;
+  onApplied: (result: { version: string; ip_ranges: string[] }) => void;
+}) {
+  const change = useIpAccessListChange();
+  const diff = diffIpRanges(base.ip_ranges, list);
+  /** Set by a lockout refusal: the override field shows, with the server's explanation. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const showOverride = lockedOut.length > 0 || refusal !== null;
+  const toBody = useMemo(
+    () => (v: OverrideValues) => ({
+      base_version: base.version,
+      base: [...base.ip_ranges],
+      ip_ranges: list,
+      override_enterprise_name: v.override_enterprise_name === '' ? undefined : v.override_enterprise_name,
+    }),
+    [base, list],
+  );
+  return (
+    <section aria-labelledby="ip-review-heading" className="flex flex-col gap-4">
+      <h2 id="ip-review-heading" className="text-lg font-semibold">
+        Review the change
+      </h2>
+      <p className="text-sm text-muted">
+        {formatNumber(diff.added.length)} added, {formatNumber(diff.removed.length)} removed: the list will hold{' '}
+        {formatNumber(list.length)} {list.length === 1 ? 'entry' : 'entries'}
+        {list.length === 0 && ' (no restriction: every address is accepted)'}.
+      </p>
+      <DiffTable added={diff.added} removed={diff.removed} label="Changes to apply" />
+      {lockedOut.length > 0 && <LockoutWarning addresses={lockedOut} />}
+      {refusal && (
+        <div role="alert" className="rounded-lg border border-danger/40 bg-danger/5 p-3 text-sm">
+          <p className="font-semibold text-danger">Refused: this list would lock the console out</p>
+          <p className="mt-1">{refusal}</p>
+        </div>
+      )}
+      <Form
+        schema={ConsoleIpApplyRequest}
+        defaultValues={{ override_enterprise_name: '' }}
+        toBody={toBody}
+        aria-label="Apply the IP access list"
+        onSubmit={async (body) => {
+          setRefusal(null);
+          try {
+            const result = await change.mutateAsync({
+              change: { action: 'apply', ip_ranges: list, override_enterprise_name: body.override_enterprise_name },
+              base,
+            });
+            toast({
+              title: result.unchanged
+                ? 'Nothing to apply: the list was already this one'
+                : `Applied: the list holds ${formatNumber(result.count)} ${result.count === 1 ? 'entry' : 'entries'}`,
+              description: result.revision
+                ? `Recorded as revision #${result.revision.revision_id} in the history.`
+                : undefined,
+              tone: 'success',
+            });
+            onApplied(result);
+          } catch (error) {
+            const conflict = conflictOf(error);
+            if (conflict) return onConflict(conflict);
+            const lockout = lockoutOf(error);
+            if (lockout) setRefusal(lockout.detail);
+            throw error;
+          }
+        }}
+        actions={
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button onClick={onBack}>Back to editing</Button>
+            <SubmitButton pendingLabel="Applying…" variant={showOverride ? 'danger' : 'primary'}>
+              {showOverride ? 'Apply anyway' : 'Apply'}
+            </SubmitButton>
+          </div>
+        }
+      >
+        {showOverride &&
+          (current.enterprise_name !== null ? (
+            <TextField
+              name="override_enterprise_name"
+              label={
+                <>
+                  To apply it anyway, type the enterprise’s name:{' '}
+                  <strong className="font-mono">{current.enterprise_name}</strong>
+                </>
+              }
+              description="Exactly as shown, with the same capitals and spaces. Recover from a lockout with the reset described in the README."
+              autoComplete="off"
+            />
+          ) : (
+            <p className="text-sm text-muted">
+              The console does not know the enterprise’s name (CONSOLE_ENTERPRISE_NAME is not set), so it cannot apply a
+              list that locks it out. Add the console’s addresses to the list.
+            </p>
+          ))}
+      </Form>
+    </section>
+  );
+}
+
+function ConflictView({
+  conflict,
+  onKeepEdits,
+  onStartOver,
+}: {
+  conflict: IpAccessListConflict;
+  onKeepEdits: () => void;
+  onStartOver: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  return (
+    <section aria-labelledby="ip-conflict-heading" className="flex flex-col gap-4">
+      <div role="alert" className="rounded-lg border border-warn/40 bg-warn/10 p-4 text-sm">
+        <h2 id="ip-conflict-heading" ref={heading} className="font-semibold">
+          The list changed since you started editing
+        </h2>
+        <p className="mt-1">{conflict.detail}</p>
+      </div>
+      {conflict.changes ? (
+        <DiffTable added={conflict.changes.added} removed={conflict.changes.removed} label="Changed meanwhile" />
+      ) : (
+        <p className="text-sm text-muted">The list now holds {formatNumber(conflict.current.length)} entries.</p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button onClick={onStartOver}>Discard my edits and start from the current list</Button>
+        <Button variant="primary" onClick={onKeepEdits}>
+          Review my list against the current one
+        </Button>
+      </div>
+    </section>
+  );
+}

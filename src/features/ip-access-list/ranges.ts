@@ -1,0 +1,106 @@
+/**
+ * The IP access list editor's reading of its rows, as the admin types: each row checked with the contract's
+ * own parser (IPv4, IPv6, CIDR prefix length), its canonical form (host bits cleared, IPv6 lower-case and
+ * compressed), and the rows that repeat another range or lie inside another one flagged. Pasted text is split
+ * into entries here too.
+ */
+import {
+  formatIpAddress,
+  ipRangeContains,
+  normalizeIpRange,
+  parseIpAddress,
+  parseIpRange,
+  type IpRange,
+} from '@/api/ip-ranges';
+
+/**
+ * The form an entry is sent in: a CIDR range with its host bits cleared (`10.0.0.5/8` → `10.0.0.0/8`), an
+ * address alone as an address (`2001:DB8::1` → `2001:db8::1`); null when it is not valid.
+ */
+export function canonicalEntry(text: string): string | null {
+  const t = text.trim();
+  if (!parseIpRange(t).ok) return null;
+  if (!t.includes('/')) {
+    const a = parseIpAddress(t);
+    return a ? formatIpAddress(a) : null;
+  }
+  return normalizeIpRange(t);
+}
+
+/** Why the canonical form differs from what was typed, in words for the row's note. */
+export function normalizationNote(typed: string, canonical: string): string {
+  const t = typed.trim();
+  const r = parseIpRange(t);
+  if (r.ok && t.includes('/')) {
+    const slash = t.indexOf('/');
+    const address = parseIpAddress(t.slice(0, slash));
+    const network = canonical.slice(0, canonical.indexOf('/'));
+    if (address && formatIpAddress(address) !== network) {
+      return `Normalized from ${t}: the bits past /${r.value.prefix} are cleared, so the range starts at ${network}`;
+    }
+  }
+  return `Normalized from ${t} (the same range, written the standard way)`;
+}
+
+export interface RowCheck {
+  /** `empty` rows are ignored; `invalid` rows stop the review. */
+  state: 'empty' | 'invalid' | 'ok';
+  error?: string;
+  /** The canonical form of a valid row. */
+  canonical?: string;
+  /** Index of the earlier row with the same range (this one is sent once). */
+  duplicateOf?: number;
+  /** Index of a row whose range contains this one (this one adds nothing). */
+  containedIn?: number;
+}
+
+function contains(outer: IpRange, outerText: string, inner: IpRange): boolean {
+  if (outer.version !== inner.version || outer.prefix >= inner.prefix) return false;
+  return ipRangeContains(outerText, formatIpAddress(inner));
+}
+
+export function checkRows(texts: readonly string[]): RowCheck[] {
+  const parsed = texts.map((t) => (t.trim() === '' ? null : parseIpRange(t)));
+  const firstByKey = new Map<string, number>();
+  const out: RowCheck[] = texts.map((t, i) => {
+    const p = parsed[i];
+    if (p === null || p === undefined) return { state: 'empty' };
+    if (!p.ok) return { state: 'invalid', error: p.error };
+    const canonical = canonicalEntry(t)!;
+    const key = normalizeIpRange(t)!;
+    const first = firstByKey.get(key);
+    if (first !== undefined) return { state: 'ok', canonical, duplicateOf: first };
+    firstByKey.set(key, i);
+    return { state: 'ok', canonical };
+  });
+  // Containment: only against valid rows that are not repeats; the widest container is named.
+  const candidates = out.flatMap((c, i) => {
+    const p = parsed[i];
+    return c.state === 'ok' && c.duplicateOf === undefined && p && p.ok ? [{ i, range: p.value, text: texts[i]! }] : [];
+  });
+  for (const inner of candidates) {
+    let best: (typeof candidates)[number] | undefined;
+    for (const outer of candidates) {
+      if (outer.i === inner.i || !contains(outer.range, outer.text, inner.range)) continue;
+      if (!best || outer.range.prefix < best.range.prefix) best = outer;
+    }
+    if (best) out[inner.i]!.containedIn = best.i;
+  }
+  return out;
+}
+
+/** Entries of pasted text: split on new lines, commas, semicolons and spaces; empty pieces dropped. */
+export function splitRanges(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** What the editor sends: each valid row once (repeats dropped), in order, as written. */
+export function listOf(texts: readonly string[], checks: readonly RowCheck[]): string[] {
+  return texts.flatMap((t, i) => {
+    const c = checks[i];
+    return c && c.state === 'ok' && c.duplicateOf === undefined ? [t.trim()] : [];
+  });
+}

@@ -1,0 +1,237 @@
+/**
+ * Safe editing of the enterprise's IP access list (`/console/ip-access-list...`).
+ *
+ * The API's PUT swaps the whole list, and a list that leaves out the console's own address locks the console
+ * (and often the admin) out until someone with another way in clears it. So a change goes through here:
+ *   1. refuse a list that would no longer admit one of the console's own addresses (CONSOLE_EGRESS_IPS, and
+ *      loopback with the embedded sandbox) — 422, unless the request types the enterprise's name exactly;
+ *   2. read the current list and compare its version token with the one the edit started from — 409 with the
+ *      difference if not;
+ *   3. store the current list as the revision's previous list, before anything is written upstream;
+ *   4. apply upstream (PUT, or DELETE for an empty list) and record the result, or the failure, on the revision.
+ * Steps 2–4 run one change at a time (the store's `serialize`), so two applies cannot pass each other's check.
+ */
+import { createHash } from 'node:crypto';
+import {
+  diffIpRanges,
+  lockedOutAddresses,
+  type ConsoleIpAccessList,
+  type IpRevisionAction,
+} from '../../../api/console/ip-access-list';
+import { formatIpAddress, parseIpAddress } from '../../../api/ip-ranges';
+import { HttpProblem } from '../../../node/problem-writer';
+import type { Redactor } from '../../redact';
+import type { ConsoleHandlers } from '../mount';
+import type { UpstreamClient } from '../upstream-client';
+import type { IpAccessListRevisionStore } from './store';
+
+/** Loopback of both families: how the console reaches the embedded sandbox. */
+export const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'] as const;
+
+/** The name of the embedded sandbox's enterprise (the API shows no enterprise name; see the README). */
+export const SANDBOX_ENTERPRISE_NAME = 'Acme Corp';
+
+/** A token of the list exactly as the API holds it (entries and order). */
+export function ipAccessListVersion(list: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(list)).digest('hex').slice(0, 24);
+}
+
+/** The addresses the console reaches the API from, each once, in canonical text. */
+export function protectedAddressesOf(config: { mode: 'sandbox' | 'upstream'; consoleEgressIps?: readonly string[] }) {
+  const all = [...(config.consoleEgressIps ?? []), ...(config.mode === 'sandbox' ? LOOPBACK_ADDRESSES : [])];
+  const out: string[] = [];
+  for (const a of all) {
+    const parsed = parseIpAddress(a);
+    const text = parsed ? formatIpAddress(parsed) : a;
+    if (!out.includes(text)) out.push(text);
+  }
+  return out;
+}
+
+/** CONSOLE_ENTERPRISE_NAME, or the sandbox's enterprise; null when the console does not know it. */
+export function enterpriseNameOf(config: { mode: 'sandbox' | 'upstream'; enterpriseName?: string }): string | null {
+  return config.enterpriseName ?? (config.mode === 'sandbox' ? SANDBOX_ENTERPRISE_NAME : null);
+}
+
+export interface IpAccessListDeps {
+  upstream: UpstreamClient;
+  redactor: Redactor;
+  store: IpAccessListRevisionStore;
+  /** The addresses a list must keep admitting unless overridden. */
+  protectedAddresses: readonly string[];
+  /** What an override types; null: no override through the console. */
+  enterpriseName: string | null;
+}
+
+interface ChangeRequest {
+  action: IpRevisionAction;
+  base_version: string;
+  base?: string[];
+  desired: string[];
+  override_enterprise_name?: string;
+  restoredFrom: number | null;
+  signal?: AbortSignal;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
+  const { upstream, redactor, store, protectedAddresses, enterpriseName } = deps;
+
+  const readCurrent = async (signal?: AbortSignal) => (await upstream.call('ipAccessList.get', { signal })).ip_ranges;
+
+  const answer = (list: string[]): ConsoleIpAccessList => ({
+    ip_ranges: list,
+    version: ipAccessListVersion(list),
+    count: list.length,
+    protected_addresses: [...protectedAddresses],
+    enterprise_name: enterpriseName,
+  });
+
+  /** 422 unless the list admits every protected address, or the enterprise's name was typed exactly. */
+  function checkLockout(desired: string[], typed: string | undefined): string[] {
+    const locked = lockedOutAddresses(desired, protectedAddresses);
+    if (locked.length === 0) return [];
+    if (enterpriseName !== null && typed === enterpriseName) return locked;
+    const which = locked.join(', ');
+    const why = `This list would lock the console out: it does not admit ${plural(locked.length, 'address', 'addresses')} the console reaches the API from (${which}), so every later request of the console would be refused with 401. Nothing was applied.`;
+    const how =
+      enterpriseName === null
+        ? ' The console does not know the enterprise’s name (set CONSOLE_ENTERPRISE_NAME), so it cannot apply this list; add the console’s addresses to it, or change the list another way.'
+        : typed === undefined || typed === ''
+          ? ` Add ${locked.length === 1 ? 'this address' : 'these addresses'} to the list, or type the enterprise’s name to apply it anyway.`
+          : ' The name typed does not match the enterprise’s name: type it exactly, with the same capitals and spaces.';
+    const msg =
+      enterpriseName === null
+        ? 'The console cannot override a lockout without CONSOLE_ENTERPRISE_NAME'
+        : typed === undefined || typed === ''
+          ? `Type the enterprise’s name to lock out ${which} anyway`
+          : 'Does not match the enterprise’s name (type it exactly)';
+    throw new HttpProblem(422, why + how, {
+      reason: 'lockout',
+      locked_out: locked,
+      protected_addresses: [...protectedAddresses],
+      override_available: enterpriseName !== null,
+      errors: [{ loc: ['body', 'override_enterprise_name'], msg, type: 'lockout' }],
+    });
+  }
+
+  function conflict(baseVersion: string, current: string[], base?: string[]): HttpProblem {
+    const changes = base ? diffIpRanges(base, current) : null;
+    const what = changes
+      ? `${changes.added.length} added, ${changes.removed.length} removed`
+      : 'the list differs from the one the edit started from';
+    return new HttpProblem(
+      409,
+      `The IP access list changed since the edit started (${what}). Nothing was applied: review the current list and apply again.`,
+      { base_version: baseVersion, current_version: ipAccessListVersion(current), current, changes },
+    );
+  }
+
+  async function applyChange(req: ChangeRequest) {
+    if (req.base && ipAccessListVersion(req.base) !== req.base_version) {
+      throw new HttpProblem(422, 'base does not match base_version: send the list the edit started from, unchanged', {
+        errors: [{ loc: ['body', 'base'], msg: 'base does not match base_version', type: 'base_mismatch' }],
+      });
+    }
+    const lockedOut = checkLockout(req.desired, req.override_enterprise_name);
+    return store.serialize(async () => {
+      const current = await readCurrent(req.signal);
+      const currentVersion = ipAccessListVersion(current);
+      if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
+      if (JSON.stringify(current) === JSON.stringify(req.desired)) {
+        return { ...answer(current), revision: null, unchanged: true };
+      }
+      const planned = diffIpRanges(current, req.desired);
+      const id = await store.begin({
+        action: req.action,
+        restored_from: req.restoredFrom,
+        previous: current,
+        previous_version: currentVersion,
+        added: planned.added,
+        removed: planned.removed,
+        locked_out: lockedOut,
+      });
+      let result: string[];
+      try {
+        result =
+          req.desired.length === 0
+            ? (await upstream.call('ipAccessList.clear', {})).ip_ranges
+            : (await upstream.call('ipAccessList.replace', { body: { ip_ranges: req.desired } })).ip_ranges;
+      } catch (err) {
+        // Stored and served again by the history: never with the credential in it.
+        const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
+        await store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+        throw err;
+      }
+      const actual = diffIpRanges(current, result);
+      await store.finish(id, {
+        status: 'applied',
+        result,
+        result_version: ipAccessListVersion(result),
+        added: actual.added,
+        removed: actual.removed,
+      });
+      return { ...answer(result), revision: await store.summary(id), unchanged: false };
+    });
+  }
+
+  const revisionOf = async (id: number) => {
+    const rev = await store.get(id);
+    if (!rev) throw new HttpProblem(404, `Revision ${id} was not found in the IP access list's history`);
+    return rev;
+  };
+
+  return {
+    'console.ipAccessList.get': async ({ signal }) => answer(await readCurrent(signal)),
+    'console.ipAccessList.apply': ({ body, signal }) =>
+      applyChange({
+        action: body.ip_ranges.length === 0 ? 'clear' : 'replace',
+        base_version: body.base_version,
+        base: body.base,
+        desired: body.ip_ranges,
+        override_enterprise_name: body.override_enterprise_name,
+        restoredFrom: null,
+        signal,
+      }),
+    'console.ipAccessList.revisions.list': async ({ query }) => {
+      const page = await store.list({ first: query.first, after: query.after });
+      const last = page.items[page.items.length - 1];
+      return {
+        items: page.items,
+        total: page.total,
+        has_next_page: page.has_next_page,
+        end_cursor: page.has_next_page && last ? String(last.revision_id) : null,
+      };
+    },
+    'console.ipAccessList.revisions.get': ({ params }) => revisionOf(params.revision_id),
+    'console.ipAccessList.revisions.restore': async ({ params, body, signal }) => {
+      const rev = await revisionOf(params.revision_id);
+      const list = body.set === 'result' ? rev.result : rev.previous;
+      if (!list) {
+        throw new HttpProblem(
+          422,
+          `Revision ${rev.revision_id} has no resulting list to restore (it ${rev.status === 'failed' ? 'failed' : 'did not complete'})`,
+          {
+            errors: [
+              {
+                loc: ['body', 'set'],
+                msg: 'This revision has no result; restore its previous list instead',
+                type: 'no_result',
+              },
+            ],
+          },
+        );
+      }
+      return applyChange({
+        action: 'restore',
+        base_version: body.base_version,
+        base: body.base,
+        desired: list,
+        override_enterprise_name: body.override_enterprise_name,
+        restoredFrom: rev.revision_id,
+        signal,
+      });
+    },
+  };
+}

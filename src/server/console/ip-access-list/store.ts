@@ -1,0 +1,226 @@
+/**
+ * The history of IP access list changes made through the console. Each revision keeps the list as it was
+ * before the change (written before anything is applied upstream) and, once applied, the resulting list, with
+ * what the change added and removed.
+ *
+ * The handlers see only `IpAccessListRevisionStore`, an asynchronous interface, so the console's stores can
+ * live elsewhere than SQLite (e.g. PostgreSQL, for several console servers sharing one history):
+ * `createSqliteIpAccessListStore` is the implementation on the console's own SQLite file (console.db).
+ */
+import type {
+  IpAccessListRevision,
+  IpAccessListRevisionSummary,
+  IpRevisionAction,
+  IpRevisionStatus,
+} from '../../../api/console/ip-access-list';
+import type { Db, Migration } from '../../../node/db';
+
+export const ipAccessListConsoleMigrations: Migration[] = [
+  {
+    id: 'ip-access-list-console-001-revisions',
+    sql: `CREATE TABLE ip_access_list_revisions (
+      revision_id INTEGER PRIMARY KEY AUTOINCREMENT,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER,
+      action TEXT NOT NULL,
+      status TEXT NOT NULL,
+      restored_from INTEGER,
+      previous_json TEXT NOT NULL,
+      previous_version TEXT NOT NULL,
+      previous_count INTEGER NOT NULL,
+      result_json TEXT,
+      result_version TEXT,
+      result_count INTEGER,
+      added_json TEXT NOT NULL,
+      removed_json TEXT NOT NULL,
+      locked_out_json TEXT NOT NULL DEFAULT '[]',
+      error TEXT
+    );`,
+  },
+];
+
+export interface IpRevisionBegin {
+  action: IpRevisionAction;
+  restored_from: number | null;
+  previous: string[];
+  previous_version: string;
+  /** The planned diff (replaced by the actual one when the change is applied). */
+  added: string[];
+  removed: string[];
+  locked_out: string[];
+}
+
+export interface IpRevisionOutcome {
+  status: Exclude<IpRevisionStatus, 'applying'>;
+  result: string[] | null;
+  result_version: string | null;
+  added?: string[];
+  removed?: string[];
+  error?: string | null;
+}
+
+export interface IpRevisionPageResult {
+  items: IpAccessListRevisionSummary[];
+  total: number;
+  has_next_page: boolean;
+}
+
+/** How much history is kept: at most `maxRevisions`, none older than `maxAgeDays` (the latest always stays). */
+export interface IpRetentionPolicy {
+  maxRevisions: number;
+  maxAgeDays: number;
+}
+
+export const DEFAULT_IP_RETENTION: IpRetentionPolicy = { maxRevisions: 200, maxAgeDays: 180 };
+
+export interface IpAccessListRevisionStore {
+  /** Records a change about to be applied (status `applying`); answers its revision number. */
+  begin(input: IpRevisionBegin): Promise<number>;
+  /** Records how it ended, then applies the retention policy. */
+  finish(id: number, outcome: IpRevisionOutcome): Promise<void>;
+  /** Newest first; `after` is a revision number (the previous page's `end_cursor`). */
+  list(opts: { first: number; after?: number }): Promise<IpRevisionPageResult>;
+  get(id: number): Promise<IpAccessListRevision | null>;
+  summary(id: number): Promise<IpAccessListRevisionSummary | null>;
+  /**
+   * Runs changes one after another, so two applies cannot pass each other's version check. In one process a
+   * promise chain is enough; a store shared by several console servers takes a lock it shares too (e.g. a
+   * PostgreSQL advisory lock around `work`).
+   */
+  serialize<T>(work: () => Promise<T>): Promise<T>;
+}
+
+interface Row {
+  revision_id: number;
+  created_at: number;
+  completed_at: number | null;
+  action: IpRevisionAction;
+  status: IpRevisionStatus;
+  restored_from: number | null;
+  previous_json: string;
+  previous_version: string;
+  previous_count: number;
+  result_json: string | null;
+  result_version: string | null;
+  result_count: number | null;
+  added_json: string;
+  removed_json: string;
+  locked_out_json: string;
+  error: string | null;
+}
+
+const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
+
+function summaryOf(r: Row): IpAccessListRevisionSummary {
+  return {
+    revision_id: r.revision_id,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+    action: r.action,
+    status: r.status,
+    restored_from: r.restored_from,
+    previous_version: r.previous_version,
+    previous_count: r.previous_count,
+    result_version: r.result_version,
+    result_count: r.result_count,
+    added: strings(r.added_json),
+    removed: strings(r.removed_json),
+    locked_out: strings(r.locked_out_json),
+    error: r.error,
+  };
+}
+
+/** A promise chain: each `work` starts once the previous one settled. */
+export function createLocalSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const next = tail.catch(() => undefined).then(work);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+export function createSqliteIpAccessListStore(
+  db: Db,
+  retention: IpRetentionPolicy = DEFAULT_IP_RETENTION,
+  clock: () => number = () => Math.floor(Date.now() / 1000),
+): IpAccessListRevisionStore {
+  const insert = db.prepare(
+    `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
+       previous_count, added_json, removed_json, locked_out_json)
+     VALUES (?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?) RETURNING revision_id`,
+  );
+  const update = db.prepare(
+    `UPDATE ip_access_list_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?,
+       result_count = ?, added_json = coalesce(?, added_json), removed_json = coalesce(?, removed_json), error = ?
+     WHERE revision_id = ?`,
+  );
+  const byId = db.prepare('SELECT * FROM ip_access_list_revisions WHERE revision_id = ?');
+  const pruneByAge = db.prepare(
+    `DELETE FROM ip_access_list_revisions WHERE created_at < ? AND status != 'applying'
+       AND revision_id < (SELECT max(revision_id) FROM ip_access_list_revisions)`,
+  );
+  const pruneByCount = db.prepare(
+    `DELETE FROM ip_access_list_revisions WHERE status != 'applying' AND revision_id NOT IN
+       (SELECT revision_id FROM ip_access_list_revisions ORDER BY revision_id DESC LIMIT ?)`,
+  );
+  const count = db.prepare('SELECT count(*) AS n FROM ip_access_list_revisions');
+  const page = db.prepare(
+    'SELECT * FROM ip_access_list_revisions WHERE revision_id < ? ORDER BY revision_id DESC LIMIT ?',
+  );
+  const serialize = createLocalSerializer();
+
+  return {
+    async begin(i) {
+      const r = insert.get(
+        clock(),
+        i.action,
+        i.restored_from,
+        JSON.stringify(i.previous),
+        i.previous_version,
+        i.previous.length,
+        JSON.stringify(i.added),
+        JSON.stringify(i.removed),
+        JSON.stringify(i.locked_out),
+      ) as { revision_id: number };
+      return r.revision_id;
+    },
+    async finish(id, o) {
+      update.run(
+        o.status,
+        clock(),
+        o.result ? JSON.stringify(o.result) : null,
+        o.result_version,
+        o.result ? o.result.length : null,
+        o.added ? JSON.stringify(o.added) : null,
+        o.removed ? JSON.stringify(o.removed) : null,
+        o.error ?? null,
+        id,
+      );
+      const cutoff = clock() - retention.maxAgeDays * 86_400;
+      db.transaction(() => {
+        pruneByAge.run(cutoff);
+        pruneByCount.run(Math.max(1, retention.maxRevisions));
+      })();
+    },
+    async list({ first, after }) {
+      const total = (count.get() as { n: number }).n;
+      const rows = page.all(after ?? Number.MAX_SAFE_INTEGER, first + 1) as Row[];
+      return { items: rows.slice(0, first).map(summaryOf), total, has_next_page: rows.length > first };
+    },
+    async get(id) {
+      const row = byId.get(id) as Row | undefined;
+      if (!row) return null;
+      return {
+        ...summaryOf(row),
+        previous: strings(row.previous_json),
+        result: row.result_json ? strings(row.result_json) : null,
+      };
+    },
+    async summary(id) {
+      const row = byId.get(id) as Row | undefined;
+      return row ? summaryOf(row) : null;
+    },
+    serialize,
+  };
+}
