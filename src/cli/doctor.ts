@@ -1,0 +1,114 @@
+/**
+ * `npm run doctor`: checks the configured upstream (AGENT_PLATFORM_BASE_URL with AGENT_PLATFORM_API_KEY), or an
+ * embedded sandbox started in-process on an ephemeral loopback port when neither is set, and prints one table
+ * per section with its verdict (`--json`: the report as JSON). Exit status: 0 when the credential works (even
+ * with refusals or defects), 1 when it does not work at all (unreachable, refused, nothing allowed), 2 for a
+ * configuration or usage error. The credential is never printed.
+ *
+ *   npm run doctor
+ *   npm run doctor -- --json
+ *   npm run doctor -- --sandbox-credential viewer   (no upstream configured: try the sandbox's read-only key)
+ */
+import { screenChecks, type ScreenCheck, type ScreenNeed } from '../api/console/doctor';
+import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox } from '../sandbox';
+import { envReader } from '../node/env';
+import { runDoctor } from '../server/console/doctor/engine';
+import { createRedactor } from '../server/redact';
+import { formatReport } from './doctor-format';
+
+const USAGE = `Usage: npm run doctor -- [--json] [--sandbox-credential admin|viewer]
+
+Checks AGENT_PLATFORM_BASE_URL with AGENT_PLATFORM_API_KEY (from the environment or .env), or the embedded
+sandbox when neither is set: reach, identity, what the credential may do, conformance, rate limiting.
+Exit status: 0 the credential works, 1 it does not work at all, 2 configuration or usage error.`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const json = args.includes('--json');
+let sandboxRole: keyof typeof SANDBOX_CREDENTIALS = 'admin';
+for (let i = 0; i < args.length; i++) {
+  const a = args[i]!;
+  if (a === '--json') continue;
+  if (a === '--sandbox-credential' || a.startsWith('--sandbox-credential=')) {
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
+    if (v !== 'admin' && v !== 'viewer') fail(`--sandbox-credential takes admin or viewer (got ${v ?? 'nothing'})`);
+    sandboxRole = v;
+    continue;
+  }
+  fail(`Unknown argument ${a}\n\n${USAGE}`);
+}
+
+const env = envReader(process.env);
+const apiKey = env.get('AGENT_PLATFORM_API_KEY');
+const baseUrl = env.get('AGENT_PLATFORM_BASE_URL');
+const timeoutMs = env.int('UPSTREAM_TIMEOUT_MS', 15_000, 100, 600_000);
+if (env.problems.length) fail(env.problems.join('\n'));
+if (apiKey && !baseUrl)
+  fail('AGENT_PLATFORM_BASE_URL is missing: set it with AGENT_PLATFORM_API_KEY, or unset both to check the sandbox');
+if (baseUrl && !apiKey) {
+  // Still worth a run: reach is checked, and the identity section says the credential is missing.
+  console.error('AGENT_PLATFORM_API_KEY is not set: only reach can be checked.');
+}
+if (baseUrl && args.some((a) => a.startsWith('--sandbox-credential'))) {
+  fail('--sandbox-credential applies to the embedded sandbox only; AGENT_PLATFORM_BASE_URL is set');
+}
+
+let sandbox: RunningSandbox | undefined;
+let target: { baseUrl: string; apiKey: string | undefined; mode: 'sandbox' | 'upstream' };
+if (baseUrl) {
+  target = { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, mode: 'upstream' };
+} else {
+  // A fresh in-memory sandbox, like the one `npm start` embeds, on a free loopback port.
+  sandbox = await startSandbox({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
+  target = { baseUrl: sandbox.url, apiKey: SANDBOX_CREDENTIALS[sandboxRole], mode: 'sandbox' };
+}
+
+const interactive = !json && process.stderr.isTTY;
+const report = await runDoctor({
+  ...target,
+  timeoutMs,
+  secrets: [env.get('CONSOLE_ACCESS_TOKEN')],
+  onProgress: interactive
+    ? (p) => {
+        if (p.current) process.stderr.write(`\r\u001b[2K  checking ${p.current} (${p.done + 1}/${p.total})`);
+      }
+    : undefined,
+}).finally(() => sandbox?.stop());
+if (interactive) process.stderr.write('\r\u001b[2K');
+
+/** The console's screens (its navigation) marked with whether they will work; null if they cannot be read. */
+async function screens(): Promise<ScreenCheck[] | null> {
+  try {
+    const { ENTERPRISE_NAV, organizationNav } = await import('../lib/nav');
+    const needs: ScreenNeed[] = [
+      ...ENTERPRISE_NAV.map((n) => ({ section: 'Enterprise', ...pick(n) })),
+      ...organizationNav('$orgId').map((n) => ({ section: 'Organization', ...pick(n) })),
+    ];
+    return screenChecks(report.operations.items, needs);
+  } catch {
+    return null;
+  }
+}
+function pick(n: { label: string; to: string; permission: string; operation: string }) {
+  return { label: n.label, to: n.to, permission: n.permission, operation: n.operation };
+}
+
+const checks = await screens();
+const redactor = createRedactor([target.apiKey, env.get('CONSOLE_ACCESS_TOKEN')]);
+const text = json
+  ? JSON.stringify({ ...report, screens: checks }, null, 2)
+  : formatReport(report, checks, {
+      color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+      width: process.stdout.isTTY ? process.stdout.columns || 120 : 10_000,
+    });
+// The report is redacted already; the output once more, whatever it holds.
+process.stdout.write(`${redactor.redact(text)}\n`);
+process.exitCode = report.credential_works ? 0 : 1;
