@@ -1,0 +1,254 @@
+/**
+ * The playbooks of the enterprise (every playbook, with an access-type filter) or of one organization (its own,
+ * and beside them the enterprise playbooks it can use too), searchable, on the data table.
+ */
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Play, Plus, X } from 'lucide-react';
+import { useCallback, useId, useMemo } from 'react';
+import type { Playbook } from '@/api/operations/playbooks';
+import { Badge } from '@/components/badge';
+import { columnHelper, DataTable, timeColumn, type DataTableColumn } from '@/components/data-table';
+import { FilterBar } from '@/components/filter-bar';
+import { PageHeader } from '@/components/page-header';
+import { Button, buttonClass } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { useDebouncedInput } from '@/lib/debounce';
+import {
+  matchesSearch,
+  playbookChoicesQueryOptions,
+  playbooksInfiniteQueryOptions,
+  type PlaybookFilters,
+  type PlaybookScope,
+} from './api';
+import { PlaybookLink, startSessionRoute } from './links';
+
+export function AccessBadge({ playbook }: { playbook: Pick<Playbook, 'access_type' | 'org_id'> }) {
+  return playbook.access_type === 'enterprise' ? (
+    <Badge tone="accent">Enterprise</Badge>
+  ) : (
+    <Badge tone="info" title={playbook.org_id ?? undefined}>
+      Organization
+    </Badge>
+  );
+}
+
+const ACCESS_OPTIONS = [
+  { value: '', label: 'All access types' },
+  { value: 'enterprise', label: 'Enterprise' },
+  { value: 'org', label: 'Organization' },
+];
+
+const col = columnHelper<Playbook>();
+
+function playbookColumns(scope: PlaybookScope, linkScope: (p: Playbook) => PlaybookScope): DataTableColumn<Playbook>[] {
+  const scoped: DataTableColumn<Playbook>[] =
+    scope.kind === 'enterprise'
+      ? col.columns([
+          col.accessor((p) => p.org_id ?? '', {
+            id: 'org_id',
+            header: 'Organization',
+            enableSorting: true,
+            meta: { width: 'minmax(8rem,1fr)', className: 'truncate font-mono text-xs' },
+            cell: ({ getValue }) => getValue() || 'Every organization',
+          }),
+        ])
+      : col.columns([
+          col.display({
+            id: 'start',
+            header: 'Session',
+            meta: { width: '7.5rem' },
+            cell: ({ row: { original: p } }) => (
+              <Link
+                {...startSessionRoute(scope.orgId, p.playbook_id)}
+                className="inline-flex items-center gap-1 text-sm text-accent underline underline-offset-2 hover:no-underline"
+                aria-label={`Start a session with ${p.title}`}
+              >
+                <Play className="size-3.5" aria-hidden /> Start
+              </Link>
+            ),
+          }),
+        ]);
+  return [
+    ...col.columns([
+      col.accessor('title', {
+        header: 'Title',
+        enableSorting: true,
+        enableHiding: false,
+        meta: { width: 'minmax(14rem,2fr)', className: 'flex flex-col' },
+        cell: ({ row: { original: p } }) => (
+          <>
+            <PlaybookLink
+              scope={linkScope(p)}
+              target="view"
+              playbookId={p.playbook_id}
+              className="font-medium text-accent underline underline-offset-2 hover:no-underline"
+            >
+              {p.title}
+            </PlaybookLink>
+            <span className="truncate text-xs text-muted">
+              {p.body
+                .replace(/[#*`>_-]/g, '')
+                .trim()
+                .slice(0, 120)}
+            </span>
+          </>
+        ),
+      }),
+      col.accessor((p) => p.macro ?? '', {
+        id: 'macro',
+        header: 'Macro',
+        enableSorting: true,
+        meta: { width: '8rem', className: 'truncate font-mono text-xs' },
+        cell: ({ getValue }) => getValue() || '—',
+      }),
+      col.accessor('access_type', {
+        header: 'Access',
+        enableSorting: true,
+        meta: { width: '7.5rem' },
+        cell: ({ row }) => <AccessBadge playbook={row.original} />,
+      }),
+    ]),
+    ...scoped,
+    ...col.columns([col.accessor('updated_at', { header: 'Updated', ...timeColumn() })]),
+  ];
+}
+
+export interface PlaybooksScreenProps {
+  scope: PlaybookScope;
+  filters: PlaybookFilters;
+  onFiltersChange: (next: PlaybookFilters) => void;
+  /** Shown in the description (the organization's name). */
+  subtitle?: string;
+}
+
+export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: PlaybooksScreenProps) {
+  const query = useInfiniteQuery(playbooksInfiniteQueryOptions(scope, filters));
+  const orgId = scope.kind === 'org' ? scope.orgId : undefined;
+  const columns = useMemo(() => {
+    const s: PlaybookScope = orgId ? { kind: 'org', orgId } : { kind: 'enterprise' };
+    return playbookColumns(s, (p) => (orgId && p.access_type === 'org' ? s : { kind: 'enterprise' }));
+  }, [orgId]);
+  const set = (patch: Partial<PlaybookFilters>) => onFiltersChange({ ...filters, ...patch });
+  const [search, setSearch] = useDebouncedInput(filters.search ?? '', (v) => set({ search: v.trim() || undefined }));
+  // The API's search and access filter are sandbox extensions: narrow what is loaded too.
+  const filter = useCallback(
+    (p: Playbook) =>
+      matchesSearch(p, filters.search) && (!filters.access_type || p.access_type === filters.access_type),
+    [filters.search, filters.access_type],
+  );
+  const filtered = !!(filters.search || filters.access_type);
+  const id = useId();
+
+  return (
+    <>
+      <PageHeader
+        title="Playbooks"
+        description={
+          scope.kind === 'enterprise'
+            ? 'The procedures agents follow: enterprise playbooks (usable in every organization) and each organization’s own.'
+            : `The playbooks of ${subtitle ?? 'this organization'}. Enterprise playbooks, listed below, are usable here too.`
+        }
+        actions={
+          <PlaybookLink scope={scope} target="new" className={buttonClass({ variant: 'primary' })}>
+            <Plus className="size-4" aria-hidden /> New playbook
+          </PlaybookLink>
+        }
+      />
+      <FilterBar active={[filters.search, filters.access_type].filter(Boolean).length} showLabel="Show playbooks">
+        {(narrow) => (
+          <div
+            role="search"
+            aria-label="Filter playbooks"
+            className={narrow ? 'flex flex-col items-stretch gap-3' : 'mb-3 flex flex-wrap items-end gap-3'}
+          >
+            <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
+              Search
+              <Input
+                type="search"
+                className="font-normal"
+                placeholder="Title, macro or body"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </label>
+            {scope.kind === 'enterprise' && (
+              <div className="flex w-44 flex-col gap-1">
+                <label htmlFor={`${id}-access`} className="text-sm font-medium">
+                  Access type
+                </label>
+                <Select
+                  id={`${id}-access`}
+                  value={filters.access_type ?? ''}
+                  options={ACCESS_OPTIONS}
+                  onValueChange={(v) => set({ access_type: (v || undefined) as PlaybookFilters['access_type'] })}
+                />
+              </div>
+            )}
+            {filtered && (
+              <Button onClick={() => onFiltersChange({})}>
+                <X className="size-4" aria-hidden /> Clear filters
+              </Button>
+            )}
+          </div>
+        )}
+      </FilterBar>
+      <DataTable
+        label={scope.kind === 'enterprise' ? 'Playbooks' : 'Organization playbooks'}
+        tableId={scope.kind === 'enterprise' ? 'playbooks-enterprise' : 'playbooks'}
+        columns={columns}
+        query={query}
+        filter={filter}
+        getRowId={(p) => p.playbook_id}
+        minWidth="44rem"
+        empty={{
+          title: filtered ? 'No playbook matches these filters' : 'No playbooks yet',
+          hint: filtered ? 'Change or clear the filters.' : 'Create the first one with “New playbook”.',
+        }}
+        className="h-auto max-h-[calc(100dvh-16rem)] min-h-48"
+      />
+      {scope.kind === 'org' && <EnterprisePlaybooks orgId={scope.orgId} search={filters.search} columns={columns} />}
+    </>
+  );
+}
+
+/** The enterprise playbooks an organization can use, under its own list. */
+function EnterprisePlaybooks({
+  orgId,
+  search,
+  columns,
+}: {
+  orgId: string;
+  search: string | undefined;
+  columns: ReturnType<typeof playbookColumns>;
+}) {
+  const choices = useQuery(playbookChoicesQueryOptions(orgId));
+  const rows = useMemo(
+    () => (choices.data ?? []).filter((p) => p.access_type === 'enterprise' && matchesSearch(p, search)),
+    [choices.data, search],
+  );
+  return (
+    <section aria-labelledby="enterprise-playbooks" className="mt-6">
+      <h2 id="enterprise-playbooks" className="mb-2 text-base font-semibold">
+        Enterprise playbooks
+      </h2>
+      {choices.isPending ? (
+        <p className="text-sm text-muted">Loading…</p>
+      ) : choices.isError ? (
+        <p className="text-sm text-muted">The enterprise playbooks could not be read.</p>
+      ) : (
+        <DataTable
+          label="Enterprise playbooks"
+          tableId="playbooks-enterprise-in-org"
+          columns={columns}
+          data={rows}
+          getRowId={(p) => p.playbook_id}
+          minWidth="44rem"
+          empty={{ title: search ? 'No enterprise playbook matches the search' : 'No enterprise playbooks' }}
+          className="h-auto max-h-96 min-h-32"
+        />
+      )}
+    </section>
+  );
+}

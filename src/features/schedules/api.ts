@@ -1,0 +1,104 @@
+/**
+ * Schedules of one organization: query keys, query options and mutations. Schedule times arrive as ISO 8601
+ * strings (unlike the rest of the API); `isoSeconds` turns them into the Unix seconds the time components show.
+ */
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { notFound } from '@tanstack/react-router';
+import type { CreateScheduleBody, Schedule, UpdateScheduleBody } from '@/api/operations/schedules';
+import { apiCall } from '@/lib/api-client';
+import { isApiError } from '@/lib/api-error';
+import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
+
+export const SCHEDULES_PAGE_SIZE = 100;
+/** How often an open schedule and its runs are read again (the API has no events: polling, as its guidance says). */
+export const SCHEDULE_POLL_MS = 5_000;
+
+export const scheduleKeys = {
+  all: ['schedules'] as const,
+  org: (orgId: string) => [...scheduleKeys.all, orgId] as const,
+  list: (orgId: string) => [...scheduleKeys.org(orgId), 'list'] as const,
+  detail: (orgId: string, id: string) => [...scheduleKeys.org(orgId), 'detail', id] as const,
+  runs: (orgId: string, id: string) => [...scheduleKeys.org(orgId), 'runs', id] as const,
+};
+
+/** An ISO 8601 time as Unix seconds; null when absent or unreadable. */
+export function isoSeconds(iso: string | null | undefined): number | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+}
+
+export const schedulesInfiniteQueryOptions = (orgId: string) =>
+  cursorInfiniteQueryOptions({
+    queryKey: scheduleKeys.list(orgId),
+    page: (after, signal) =>
+      apiCall('schedules.list', { params: { org_id: orgId }, query: { first: SCHEDULES_PAGE_SIZE, after }, signal }),
+  });
+
+export const scheduleQueryOptions = (orgId: string, scheduleId: string) =>
+  queryOptions({
+    queryKey: scheduleKeys.detail(orgId, scheduleId),
+    queryFn: ({ signal }) => apiCall('schedules.get', { params: { org_id: orgId, schedule_id: scheduleId }, signal }),
+  });
+
+/** The runs of a schedule, each with the session it started (a sandbox extension: absent upstream, a 404). */
+export const scheduleRunsInfiniteQueryOptions = (orgId: string, scheduleId: string) =>
+  cursorInfiniteQueryOptions({
+    queryKey: scheduleKeys.runs(orgId, scheduleId),
+    page: (after, signal) =>
+      apiCall('schedules.runs.list', {
+        params: { org_id: orgId, schedule_id: scheduleId },
+        query: { first: 50, after },
+        signal,
+      }),
+    retry: (count, error) => !(isApiError(error) && error.status === 404) && count < 2,
+  });
+
+function useSetSchedule(orgId: string) {
+  const qc = useQueryClient();
+  return (schedule: Schedule) => {
+    qc.setQueryData(scheduleKeys.detail(orgId, schedule.scheduled_session_id), schedule);
+    return qc.invalidateQueries({ queryKey: scheduleKeys.list(orgId) });
+  };
+}
+
+export function useCreateSchedule(orgId: string) {
+  const set = useSetSchedule(orgId);
+  return useMutation({
+    mutationFn: (body: CreateScheduleBody) => apiCall('schedules.create', { params: { org_id: orgId }, body }),
+    onSuccess: set,
+  });
+}
+
+export function useUpdateSchedule(orgId: string) {
+  const set = useSetSchedule(orgId);
+  return useMutation({
+    mutationFn: ({ scheduleId, body }: { scheduleId: string; body: UpdateScheduleBody }) =>
+      apiCall('schedules.update', { params: { org_id: orgId, schedule_id: scheduleId }, body }),
+    onSuccess: set,
+  });
+}
+
+export function useDeleteSchedule(orgId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (scheduleId: string) =>
+      apiCall('schedules.delete', { params: { org_id: orgId, schedule_id: scheduleId } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: scheduleKeys.list(orgId) }),
+  });
+}
+
+export function forgetSchedule(qc: QueryClient, orgId: string, scheduleId: string): void {
+  qc.removeQueries({ queryKey: scheduleKeys.detail(orgId, scheduleId), exact: true });
+  qc.removeQueries({ queryKey: scheduleKeys.runs(orgId, scheduleId), exact: true });
+}
+
+/** Route loader: fetches one schedule, turning a 404 into the router's not-found. */
+export async function loadSchedule(queryClient: QueryClient, orgId: string, scheduleId: string): Promise<void> {
+  try {
+    await queryClient.query(scheduleQueryOptions(orgId, scheduleId));
+  } catch (err) {
+    if (isApiError(err) && err.status === 404) throw notFound();
+    throw err;
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * Create or edit a schedule, over the contract's create body (and, in the form only, the rule the contract
+ * cannot check without a clock: a one-time date ahead). The cron field explains itself as it is typed — in
+ * words, or why it is refused — and lists its next five runs in local time and UTC.
+ */
+import { useNavigate } from '@tanstack/react-router';
+import { useFormContext, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { cronProblem } from '@/api/cron';
+import { CreateScheduleBody, NOTIFY_ON, SCHEDULE_LIMITS, type Schedule } from '@/api/operations/schedules';
+import {
+  ComboboxField,
+  DateTimeField,
+  Form,
+  SelectField,
+  SubmitButton,
+  SwitchField,
+  TagsField,
+  TextareaField,
+  TextField,
+} from '@/components/form';
+import { PageHeader } from '@/components/page-header';
+import { Button, buttonClass } from '@/components/ui/button';
+import { formatDateTime, formatUtc } from '@/lib/format';
+import { Link } from '@tanstack/react-router';
+import { isoSeconds, useCreateSchedule, useUpdateSchedule } from './api';
+import { describeFrequency, nextRuns } from './cron';
+
+export interface ScheduleFormValues {
+  name: string;
+  prompt: string;
+  schedule_type: 'recurring' | 'one_time';
+  frequency: string;
+  /** Unix seconds (the date-time field's value). */
+  scheduled_at: number | null | undefined;
+  enabled: boolean;
+  notify_on: (typeof NOTIFY_ON)[number];
+  /** `''`: no playbook. */
+  playbook_id: string;
+  tags: string[];
+}
+
+export interface PlaybookOption {
+  value: string;
+  label: string;
+}
+
+/** The body of the form's values: the fields of the other type left out, empty optional ones as null. */
+export function toScheduleBody(v: ScheduleFormValues): z.input<typeof CreateScheduleBody> {
+  const oneTime = v.schedule_type === 'one_time';
+  return {
+    name: v.name.trim(),
+    prompt: v.prompt,
+    schedule_type: v.schedule_type,
+    ...(oneTime
+      ? {
+          scheduled_at:
+            typeof v.scheduled_at === 'number' ? new Date(v.scheduled_at * 1000).toISOString() : (null as never),
+        }
+      : { frequency: v.frequency.trim() }),
+    enabled: v.enabled,
+    notify_on: v.notify_on,
+    playbook_id: v.playbook_id || null,
+    tags: v.tags.length ? v.tags : null,
+  };
+}
+
+/** The contract's body, plus what only a clock can say: a one-time date must be ahead. */
+const ScheduleFormSchema = CreateScheduleBody.superRefine((v, ctx) => {
+  if (v.schedule_type === 'one_time' && v.scheduled_at && Date.parse(v.scheduled_at) <= Date.now()) {
+    ctx.addIssue({ code: 'custom', path: ['scheduled_at'], message: 'scheduled_at must be in the future' });
+  }
+});
+
+const PRESETS = [
+  ['Every weekday at 09:00', '0 9 * * 1-5'],
+  ['Every day at 02:00', '0 2 * * *'],
+  ['Every hour', '0 * * * *'],
+  ['Every Monday at 06:30', '30 6 * * 1'],
+  ['Every 15 minutes', '*/15 * * * *'],
+] as const;
+
+/** The frequency in words as it is typed, or why it is refused, and its next five runs. */
+function FrequencyHelp() {
+  const { control, setValue } = useFormContext<ScheduleFormValues>();
+  const frequency = useWatch({ control, name: 'frequency' }) ?? '';
+  const problem = frequency.trim() ? cronProblem(frequency) : null;
+  const words = frequency.trim() && !problem ? describeFrequency(frequency) : null;
+  const runs = words ? nextRuns(frequency, 5) : [];
+  return (
+    <div className="flex flex-col gap-2 text-sm">
+      <div className="flex flex-wrap gap-1.5" role="group" aria-label="Common frequencies">
+        {PRESETS.map(([label, expr]) => (
+          <Button
+            key={expr}
+            size="sm"
+            variant="ghost"
+            onClick={() => setValue('frequency', expr, { shouldValidate: true, shouldDirty: true })}
+          >
+            {label}
+          </Button>
+        ))}
+      </div>
+      <div aria-live="polite" className="rounded-md border border-line bg-surface-2 p-3">
+        {!frequency.trim() ? (
+          <p className="text-muted">Type a cron expression, or pick one above.</p>
+        ) : problem ? (
+          <p className="text-muted">Not a valid frequency yet: {problem}.</p>
+        ) : runs.length === 0 ? (
+          <p className="text-danger">{words}: this never matches a date.</p>
+        ) : (
+          <>
+            <p className="font-medium" data-testid="frequency-words">
+              {words}
+            </p>
+            <table className="mt-2 w-full text-left text-xs">
+              <caption className="sr-only">The next five runs</caption>
+              <thead className="text-muted">
+                <tr>
+                  <th scope="col" className="py-1 font-medium">
+                    Next runs (your time)
+                  </th>
+                  <th scope="col" className="py-1 font-medium">
+                    UTC
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.map((d) => {
+                  const s = Math.floor(d.getTime() / 1000);
+                  return (
+                    <tr key={s}>
+                      <td className="py-0.5">{formatDateTime(s)}</td>
+                      <td className="py-0.5 font-mono">{formatUtc(s)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TimingFields() {
+  const type = useWatch<ScheduleFormValues, 'schedule_type'>({ name: 'schedule_type' });
+  return type === 'one_time' ? (
+    <DateTimeField
+      name="scheduled_at"
+      label="Run at"
+      description="Your local time; the UTC time is shown beside it. It must be in the future."
+      required
+    />
+  ) : (
+    <div className="flex flex-col gap-2">
+      <TextField
+        name="frequency"
+        label="Frequency"
+        description="Five fields in UTC: minute hour day-of-month month day-of-week, e.g. 0 9 * * 1-5."
+        placeholder="0 9 * * 1-5"
+        autoComplete="off"
+        inputClassName="font-mono"
+        required
+        countWhenEmpty={false}
+      />
+      <FrequencyHelp />
+    </div>
+  );
+}
+
+export function ScheduleForm({
+  orgId,
+  schedule,
+  playbookOptions,
+}: {
+  orgId: string;
+  schedule?: Schedule;
+  /** The playbooks to choose among; without them the playbook is typed as an id. */
+  playbookOptions?: readonly PlaybookOption[];
+}) {
+  const navigate = useNavigate();
+  const create = useCreateSchedule(orgId);
+  const update = useUpdateSchedule(orgId);
+  const title = schedule ? `Edit “${schedule.name}”` : 'New schedule';
+  const playbookId = schedule?.playbook?.playbook_id ?? '';
+  const options = playbookOptions
+    ? [
+        { value: '', label: 'No playbook' },
+        ...playbookOptions,
+        ...(playbookId && !playbookOptions.some((o) => o.value === playbookId)
+          ? [{ value: playbookId, label: schedule?.playbook?.title ?? playbookId }]
+          : []),
+      ]
+    : undefined;
+
+  return (
+    <div className="max-w-3xl">
+      <PageHeader
+        title={title}
+        documentTitle={schedule ? `Edit ${schedule.name}` : title}
+        description="Each run starts a session with this prompt (and playbook and tags), attributed to the schedule."
+      />
+      <Form
+        schema={ScheduleFormSchema}
+        defaultValues={{
+          name: schedule?.name ?? '',
+          prompt: schedule?.prompt ?? '',
+          schedule_type: schedule?.schedule_type ?? 'recurring',
+          frequency: schedule?.frequency ?? '',
+          scheduled_at: isoSeconds(schedule?.scheduled_at) ?? undefined,
+          enabled: schedule?.enabled ?? true,
+          notify_on: (NOTIFY_ON as readonly string[]).includes(schedule?.notify_on ?? '')
+            ? (schedule!.notify_on as ScheduleFormValues['notify_on'])
+            : 'failure',
+          playbook_id: playbookId,
+          tags: schedule?.tags ?? [],
+        }}
+        toBody={toScheduleBody}
+        onSubmit={async (body) => {
+          const saved = schedule
+            ? await update.mutateAsync({ scheduleId: schedule.scheduled_session_id, body })
+            : await create.mutateAsync(body);
+          await navigate({
+            to: '/orgs/$orgId/schedules/$scheduleId',
+            params: { orgId, scheduleId: saved.scheduled_session_id },
+          });
+        }}
+        aria-label={title}
+        className="rounded-lg border border-line bg-surface p-4"
+        actions={
+          <div className="flex justify-end gap-2">
+            {schedule ? (
+              <Link
+                to="/orgs/$orgId/schedules/$scheduleId"
+                params={{ orgId, scheduleId: schedule.scheduled_session_id }}
+                className={buttonClass()}
+              >
+                Cancel
+              </Link>
+            ) : (
+              <Link to="/orgs/$orgId/schedules" params={{ orgId }} className={buttonClass()}>
+                Cancel
+              </Link>
+            )}
+            <SubmitButton pendingLabel="Saving…">{schedule ? 'Save changes' : 'Create schedule'}</SubmitButton>
+          </div>
+        }
+      >
+        <TextField name="name" label="Name" limit={SCHEDULE_LIMITS.name} autoComplete="off" />
+        <TextareaField
+          name="prompt"
+          label="Prompt"
+          description="What the agent should do on each run."
+          limit={SCHEDULE_LIMITS.prompt}
+          textareaClassName="min-h-28"
+        />
+        <SelectField
+          name="schedule_type"
+          label="Runs"
+          options={[
+            { value: 'recurring', label: 'On a recurring schedule (cron, UTC)' },
+            { value: 'one_time', label: 'Once, at a set time' },
+          ]}
+        />
+        <TimingFields />
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          {options ? (
+            <ComboboxField
+              name="playbook_id"
+              label="Playbook"
+              description="Optional: the procedure each session follows."
+              searchLabel="Search playbooks"
+              placeholder="No playbook"
+              options={options}
+            />
+          ) : (
+            <TextField
+              name="playbook_id"
+              label="Playbook"
+              description="Optional playbook id each session follows."
+              placeholder="playbook-…"
+              countWhenEmpty={false}
+            />
+          )}
+          <SelectField
+            name="notify_on"
+            label="Notify"
+            options={[
+              { value: 'failure', label: 'When a run fails' },
+              { value: 'always', label: 'After every run' },
+              { value: 'never', label: 'Never' },
+            ]}
+          />
+        </div>
+        <TagsField
+          name="tags"
+          label="Tags"
+          placeholder="nightly, triage"
+          description="Given to each session it starts."
+        />
+        <SwitchField
+          name="enabled"
+          label="Enabled"
+          description={(on) => (on ? 'It runs at its next time.' : 'It does not run until it is enabled.')}
+        />
+      </Form>
+    </div>
+  );
+}

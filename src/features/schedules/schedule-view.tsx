@@ -1,0 +1,254 @@
+/**
+ * One schedule: its frequency in words, next and last run, state (switch), failures and last error, its prompt,
+ * and the sessions it started, each linked to its page (read again every few seconds while open).
+ */
+import { useInfiniteQuery, useQueryClient, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { ArrowLeft, Pencil, Trash2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import type { ScheduleRun } from '@/api/operations/schedules';
+import { Badge, type Tone } from '@/components/badge';
+import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { PageHeader } from '@/components/page-header';
+import { RelativeTime } from '@/components/relative-time';
+import { ProblemView } from '@/components/problem-view';
+import { Button, buttonClass } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { isApiError } from '@/lib/api-error';
+import {
+  forgetSchedule,
+  isoSeconds,
+  SCHEDULE_POLL_MS,
+  scheduleQueryOptions,
+  scheduleRunsInfiniteQueryOptions,
+  useDeleteSchedule,
+} from './api';
+import { EnabledSwitch, FailuresBadge, FrequencyText, LocalTime, nextRunOf, StateBadge } from './schedule-parts';
+
+const OUTCOMES: Record<string, [string, Tone]> = {
+  running: ['Running', 'info'],
+  success: ['Succeeded', 'success'],
+  failure: ['Failed', 'danger'],
+  suspended: ['Suspended', 'warn'],
+  start_failed: ['Not started', 'danger'],
+};
+
+const col = columnHelper<ScheduleRun>();
+
+function runColumns(orgId: string) {
+  return col.columns([
+    col.accessor((r) => isoSeconds(r.started_at), {
+      id: 'started_at',
+      header: 'Started',
+      ...timeColumn(),
+      cell: ({ row }) => <RelativeTime value={isoSeconds(row.original.started_at)} />,
+    }),
+    col.accessor('session_id', {
+      header: 'Session',
+      enableHiding: false,
+      meta: { width: 'minmax(12rem,1.5fr)', className: 'truncate' },
+      cell: ({ getValue }) => {
+        const sessionId = getValue();
+        return sessionId ? (
+          <Link
+            to="/orgs/$orgId/sessions/$sessionId"
+            params={{ orgId, sessionId }}
+            className="font-mono text-xs text-accent underline underline-offset-2 hover:no-underline"
+          >
+            {sessionId}
+          </Link>
+        ) : (
+          <span className="text-muted">No session</span>
+        );
+      },
+    }),
+    col.accessor('outcome', {
+      header: 'Outcome',
+      meta: { width: '8rem' },
+      cell: ({ getValue }) => {
+        const [label, tone] = OUTCOMES[getValue()] ?? [getValue(), 'neutral' as Tone];
+        return <Badge tone={tone}>{label}</Badge>;
+      },
+    }),
+    col.accessor((r) => r.error_message ?? '', {
+      id: 'error',
+      header: 'Error',
+      meta: { width: 'minmax(10rem,2fr)', className: 'line-clamp-2 text-xs text-muted' },
+      cell: ({ getValue }) => getValue() || '—',
+    }),
+  ]);
+}
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-muted">{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function ScheduleRuns({ orgId, scheduleId }: { orgId: string; scheduleId: string }) {
+  const query = useInfiniteQuery({
+    ...scheduleRunsInfiniteQueryOptions(orgId, scheduleId),
+    refetchInterval: SCHEDULE_POLL_MS,
+  });
+  const columns = useMemo(() => runColumns(orgId), [orgId]);
+  if (query.isError && isApiError(query.error) && query.error.status === 404) {
+    return (
+      <p className="text-sm text-muted">
+        This API does not list a schedule&apos;s runs. Its sessions are in the{' '}
+        <Link
+          to="/orgs/$orgId/sessions"
+          params={{ orgId }}
+          search={{ origins: 'automation' }}
+          className="text-accent underline underline-offset-2"
+        >
+          sessions list
+        </Link>{' '}
+        (origin: automation).
+      </p>
+    );
+  }
+  return (
+    <DataTable
+      label="Sessions this schedule started"
+      tableId="schedule-runs"
+      columns={columns}
+      query={query}
+      getRowId={(r) => r.run_id}
+      minWidth="40rem"
+      empty={{ title: 'No runs yet', hint: 'The sessions it starts appear here as they start.' }}
+      className="h-auto max-h-[28rem] min-h-40"
+    />
+  );
+}
+
+export function ScheduleView({ orgId, scheduleId }: { orgId: string; scheduleId: string }) {
+  const { data: s } = useQuery({ ...scheduleQueryOptions(orgId, scheduleId), refetchInterval: SCHEDULE_POLL_MS });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const remove = useDeleteSchedule(orgId);
+  const [confirming, setConfirming] = useState(false);
+  if (!s) return null;
+
+  return (
+    <div className="max-w-5xl">
+      <Link
+        to="/orgs/$orgId/schedules"
+        params={{ orgId }}
+        className="mb-3 inline-flex items-center gap-1 text-sm text-accent underline underline-offset-2 hover:no-underline"
+      >
+        <ArrowLeft className="size-4" aria-hidden /> All schedules
+      </Link>
+      <PageHeader
+        title={s.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <StateBadge schedule={s} />
+            <span className="font-mono text-xs">{s.scheduled_session_id}</span>
+          </span>
+        }
+        actions={
+          <>
+            <Link to="/orgs/$orgId/schedules/$scheduleId/edit" params={{ orgId, scheduleId }} className={buttonClass()}>
+              <Pencil className="size-4" aria-hidden /> Edit
+            </Link>
+            <Button variant="danger" onClick={() => setConfirming(true)}>
+              <Trash2 className="size-4" aria-hidden /> Delete
+            </Button>
+          </>
+        }
+      />
+      <dl className="mb-4 grid grid-cols-1 gap-x-6 gap-y-3 rounded-lg border border-line bg-surface p-4 text-sm sm:grid-cols-3">
+        <Detail label="Frequency">
+          <FrequencyText schedule={s} />
+        </Detail>
+        <Detail label="Next run">
+          <LocalTime seconds={nextRunOf(s)} />
+        </Detail>
+        <Detail label="Last run">
+          <LocalTime seconds={isoSeconds(s.last_executed_at)} />
+        </Detail>
+        <Detail label="Enabled">
+          <EnabledSwitch orgId={orgId} schedule={s} />
+        </Detail>
+        <Detail label="Consecutive failures">
+          <FailuresBadge schedule={s} />
+        </Detail>
+        <Detail label="Notify">{s.notify_on}</Detail>
+        <Detail label="Playbook">
+          {s.playbook ? (
+            s.playbook.title ? (
+              <Link
+                to="/orgs/$orgId/playbooks/$playbookId"
+                params={{ orgId, playbookId: s.playbook.playbook_id }}
+                className="text-accent underline underline-offset-2"
+              >
+                {s.playbook.title}
+              </Link>
+            ) : (
+              <span className="font-mono text-xs" title="This playbook no longer exists">
+                {s.playbook.playbook_id} (deleted)
+              </span>
+            )
+          ) : (
+            '—'
+          )}
+        </Detail>
+        <Detail label="Tags">{s.tags?.length ? s.tags.join(', ') : '—'}</Detail>
+        <Detail label="Created">
+          <LocalTime seconds={isoSeconds(s.created_at)} />
+        </Detail>
+        {s.last_error_message && (
+          <div className="sm:col-span-3">
+            <dt className="text-muted">
+              Last error (<LocalTime seconds={isoSeconds(s.last_error_at)} />)
+            </dt>
+            <dd className="text-danger">{s.last_error_message}</dd>
+          </div>
+        )}
+      </dl>
+      <section aria-labelledby="schedule-prompt" className="mb-4 rounded-lg border border-line bg-surface p-4">
+        <h2 id="schedule-prompt" className="mb-1 text-sm font-semibold">
+          Prompt
+        </h2>
+        <p className="text-sm whitespace-pre-wrap">{s.prompt}</p>
+      </section>
+      <section aria-labelledby="schedule-runs">
+        <h2 id="schedule-runs" className="mb-2 text-base font-semibold">
+          Sessions this schedule started
+        </h2>
+        <ScheduleRuns orgId={orgId} scheduleId={scheduleId} />
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={(o) => {
+          setConfirming(o);
+          if (!o) remove.reset();
+        }}
+        title={`Delete “${s.name}”?`}
+        description="It stops running at once. The sessions it started stay. This cannot be undone."
+        confirmLabel="Delete schedule"
+        destructive
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(scheduleId, {
+            onSuccess: () => {
+              setConfirming(false);
+              void navigate({ to: '/orgs/$orgId/schedules', params: { orgId } }).then(() =>
+                forgetSchedule(queryClient, orgId, scheduleId),
+              );
+            },
+          })
+        }
+      >
+        {remove.error && (
+          <div className="mt-3">
+            <ProblemView compact error={remove.error} />
+          </div>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
