@@ -1,0 +1,172 @@
+/**
+ * Usage and consumption: query keys and options. Every figure is read from the API (consumption per billing
+ * day, the billing cycles, the ACU limits, active users, sessions and pull requests); what the screens compute
+ * on top (top organizations, the forecast) is done from these answers only.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import type { BillingCycle, TimeRange } from '@/api/billing-day';
+import type { ConsumptionResponse } from '@/api/operations/consumption';
+import type { AcuLimit } from '@/api/operations/acu-limits';
+import { readAllPages } from '@/api/page';
+import { apiCall } from '@/lib/api-client';
+
+/** Where the figures come from: the whole enterprise, or one organization. */
+export type UsageScope = { kind: 'enterprise' } | { kind: 'org'; orgId: string };
+
+const scopeKey = (s: UsageScope) => (s.kind === 'enterprise' ? 'enterprise' : `org:${s.orgId}`);
+const rangeKey = (r: TimeRange) => [r.time_after, r.time_before] as const;
+
+export const usageKeys = {
+  all: ['usage'] as const,
+  cycles: () => [...usageKeys.all, 'cycles'] as const,
+  limits: () => [...usageKeys.all, 'acu-limits'] as const,
+  daily: (scope: UsageScope, range: TimeRange) =>
+    [...usageKeys.all, 'daily', scopeKey(scope), ...rangeKey(range)] as const,
+  byOrganization: (range: TimeRange) => [...usageKeys.all, 'by-organization', ...rangeKey(range)] as const,
+  activeUsers: (scope: UsageScope, range: TimeRange) =>
+    [...usageKeys.all, 'active-users', scopeKey(scope), ...rangeKey(range)] as const,
+  activity: (scope: UsageScope, range: TimeRange) =>
+    [...usageKeys.all, 'activity', scopeKey(scope), ...rangeKey(range)] as const,
+  orgMetrics: (orgId: string, range: TimeRange) =>
+    [...usageKeys.all, 'org-metrics', orgId, ...rangeKey(range)] as const,
+};
+
+const STALE = 60_000;
+const MAX_PAGES = 50;
+
+/** The billing cycles, current first (at most a few years' worth). */
+export const cyclesQueryOptions = () =>
+  queryOptions({
+    queryKey: usageKeys.cycles(),
+    queryFn: ({ signal }): Promise<BillingCycle[]> =>
+      readAllPages(
+        (after, s) => apiCall('consumption.cycles.list', { query: { first: 200, after }, signal: s ?? signal }),
+        { maxPages: 5, signal, what: 'The billing cycles' },
+      ),
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
+
+/** Every ACU limit (enterprise, organizations, users). */
+export const acuLimitsQueryOptions = () =>
+  queryOptions({
+    queryKey: usageKeys.limits(),
+    queryFn: ({ signal }): Promise<AcuLimit[]> =>
+      readAllPages((after, s) => apiCall('acuLimits.list', { query: { first: 200, after }, signal: s ?? signal }), {
+        maxPages: MAX_PAGES,
+        signal,
+        what: 'The ACU limits',
+      }),
+    staleTime: STALE,
+    retry: false,
+  });
+
+function readDaily(scope: UsageScope, range: TimeRange, signal: AbortSignal): Promise<ConsumptionResponse> {
+  return scope.kind === 'enterprise'
+    ? apiCall('consumption.daily.get', { query: range, signal })
+    : apiCall('consumption.daily.organization.get', { params: { org_id: scope.orgId }, query: range, signal });
+}
+
+export const dailyConsumptionQueryOptions = (scope: UsageScope, range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.daily(scope, range),
+    queryFn: ({ signal }) => readDaily(scope, range, signal),
+    staleTime: STALE,
+  });
+
+export interface OrgConsumption {
+  org_id: string;
+  name: string;
+  total_acus: number;
+  /** The organization's ACUs per billing day. */
+  days: ConsumptionResponse['consumption_by_date'];
+  /** Its ACU limit per billing cycle, or null for none. */
+  max_cycle_acu_limit: number | null;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
+async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Each organization's ACUs over the range (one call per organization, six at a time), largest first. */
+export const consumptionByOrganizationQueryOptions = (range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.byOrganization(range),
+    queryFn: async ({ signal }): Promise<OrgConsumption[]> => {
+      const orgs = await readAllPages(
+        (after, s) => apiCall('organizations.list', { query: { first: 200, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The organizations list' },
+      );
+      const totals = await pool(orgs, 6, (o) =>
+        apiCall('consumption.daily.organization.get', { params: { org_id: o.org_id }, query: range, signal }),
+      );
+      return orgs
+        .map((o, i) => ({
+          org_id: o.org_id,
+          name: o.name,
+          total_acus: totals[i]!.total_acus,
+          days: totals[i]!.consumption_by_date,
+          max_cycle_acu_limit: o.max_cycle_acu_limit ?? null,
+        }))
+        .sort((a, b) => b.total_acus - a.total_acus || a.name.localeCompare(b.name));
+    },
+    staleTime: STALE,
+  });
+
+const orgFilter = (scope: UsageScope) => (scope.kind === 'org' ? { org_ids: [scope.orgId] } : {});
+
+/** Daily, weekly and monthly active users over the range. */
+export const activeUsersQueryOptions = (scope: UsageScope, range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.activeUsers(scope, range),
+    queryFn: async ({ signal }) => {
+      const query = { ...range, ...orgFilter(scope) };
+      const [dau, wau, mau] = await Promise.all([
+        apiCall('metrics.dau.list', { query, signal }),
+        apiCall('metrics.wau.list', { query, signal }),
+        apiCall('metrics.mau.list', { query, signal }),
+      ]);
+      return { dau, wau, mau };
+    },
+    staleTime: STALE,
+  });
+
+/** The range before `range`, as long as it. */
+export function previousRange(range: TimeRange): TimeRange {
+  const len = range.time_before - range.time_after;
+  return { time_after: range.time_after - len, time_before: range.time_after };
+}
+
+/** Sessions and pull requests created and merged, over the range and over the range before it. */
+export const activityQueryOptions = (scope: UsageScope, range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.activity(scope, range),
+    queryFn: async ({ signal }) => {
+      const read = (r: TimeRange) =>
+        Promise.all([
+          apiCall('metrics.sessions.get', { query: { ...r, ...orgFilter(scope) }, signal }),
+          apiCall('metrics.prs.get', { query: { ...r, ...orgFilter(scope) }, signal }),
+        ]).then(([sessions, prs]) => ({ sessions, prs }));
+      const [current, previous] = await Promise.all([read(range), read(previousRange(range))]);
+      return { current, previous };
+    },
+    staleTime: STALE,
+  });
+
+/** The organization's four usage metrics over the range (`ViewOrgMetrics`). */
+export const orgUsageMetricsQueryOptions = (orgId: string, range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.orgMetrics(orgId, range),
+    queryFn: ({ signal }) => apiCall('metrics.usage.get', { params: { org_id: orgId }, query: range, signal }),
+    staleTime: STALE,
+  });

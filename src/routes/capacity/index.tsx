@@ -1,0 +1,28 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { z } from 'zod';
+import { HYPERVISOR_STATUS_FILTERS } from '@/api/operations/capacity';
+import { hypervisorsInfiniteQueryOptions, queueQueryOptions } from '@/features/capacity/api';
+import { CapacityScreen } from '@/features/capacity/capacity-screen';
+
+const CapacitySearch = z.object({
+  status: z.enum(HYPERVISOR_STATUS_FILTERS).optional().catch(undefined),
+});
+
+export const Route = createFileRoute('/capacity/')({
+  validateSearch: CapacitySearch,
+  loaderDeps: ({ search }) => ({ status: search.status ?? 'available' }),
+  loader: ({ context, deps }) => {
+    void context.queryClient.query(queueQueryOptions()).catch(() => undefined);
+    void context.queryClient.infiniteQuery(hypervisorsInfiniteQueryOptions(deps.status)).catch(() => undefined);
+  },
+  component: function CapacityRoute() {
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return (
+      <CapacityScreen
+        status={search.status ?? 'available'}
+        onStatusChange={(status) => void navigate({ search: status === 'available' ? {} : { status } })}
+      />
+    );
+  },
+});
