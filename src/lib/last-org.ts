@@ -16,3 +16,12 @@ export function lastOrg(): string | null {
     return null;
   }
 }
+
+/** Forgets the last organization when it is this one (it was deleted). */
+export function forgetOrg(orgId: string): void {
+  try {
+    if (localStorage.getItem(KEY) === orgId) localStorage.removeItem(KEY);
+  } catch {
+    // storage may be unavailable
+  }
+}

@@ -23,60 +23,111 @@ export const OrgGroup = z.looseObject({
 export const OrgGroupsConfig = z.looseObject({ groups: z.record(z.string(), OrgGroup) });
 export type OrgGroupsConfig = z.infer<typeof OrgGroupsConfig>;
 
-const OrgGroupBody = z.strictObject({
-  org_ids: z
-    .array(OrgId, { message: 'org_ids is required: the organizations of the group' })
-    .max(ORG_GROUP_LIMITS.orgsPerGroup, `a group holds at most ${ORG_GROUP_LIMITS.orgsPerGroup} organizations`)
-    .superRefine((ids, ctx) => {
-      const seen = new Set<string>();
-      ids.forEach((id, i) => {
-        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `${id} is listed twice in this group` });
-        seen.add(id);
-      });
-    }),
-  max_cycle_acus: AcuLimitValue('max_cycle_acus').nullish(),
-});
+const OrgIdsOfGroup = z
+  .array(OrgId, { message: 'org_ids is required: the organizations of the group' })
+  .max(ORG_GROUP_LIMITS.orgsPerGroup, `a group holds at most ${ORG_GROUP_LIMITS.orgsPerGroup} organizations`)
+  .superRefine((ids, ctx) => {
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `${id} is listed twice in this group` });
+      seen.add(id);
+    });
+  });
+
+const MaxCycleAcus = AcuLimitValue('max_cycle_acus').nullish();
+
+const OrgGroupBody = z.strictObject({ org_ids: OrgIdsOfGroup, max_cycle_acus: MaxCycleAcus });
+
+/**
+ * The rules across groups, one function for the body (groups keyed by name) and the console's form (a list
+ * of groups): at most 100 groups, names 1–100 characters after trimming and not given twice, an organization
+ * in at most one group. `at` says where a group's issues go: its base path, and where its name's go.
+ */
+function checkOrgGroups(
+  groups: ReadonlyArray<{ name: string; org_ids: readonly string[] }>,
+  ctx: z.RefinementCtx,
+  at: { group: (i: number, name: string) => PropertyKey[]; name: (i: number, name: string) => PropertyKey[] },
+): void {
+  if (groups.length > ORG_GROUP_LIMITS.groups) {
+    ctx.addIssue({ code: 'custom', path: ['groups'], message: `at most ${ORG_GROUP_LIMITS.groups} groups` });
+  }
+  const names = new Set<string>();
+  const owner = new Map<string, string>();
+  groups.forEach(({ name, org_ids }, i) => {
+    const t = name.trim();
+    const issue = (message: string) => ctx.addIssue({ code: 'custom', path: at.name(i, name), message });
+    if (t === '') issue('a group name must not be empty');
+    else if (t.length > ORG_GROUP_LIMITS.name) issue(`a group name is at most ${ORG_GROUP_LIMITS.name} characters`);
+    else if (names.has(t)) issue(`the group name "${t}" is given twice`);
+    names.add(t);
+    org_ids.forEach((orgId, j) => {
+      const other = owner.get(orgId);
+      if (other !== undefined && other !== t) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at.group(i, name), 'org_ids', j],
+          message: `organization ${orgId} is already in group "${other}": an organization belongs to at most one group`,
+        });
+      } else owner.set(orgId, t);
+    });
+  });
+}
 
 export const OrgGroupsBody = z
   .strictObject({
     groups: z.record(z.string(), OrgGroupBody, { message: 'groups is required: an object of group name to group' }),
   })
-  .superRefine((body, ctx) => {
-    const names = Object.keys(body.groups);
-    if (names.length > ORG_GROUP_LIMITS.groups) {
-      ctx.addIssue({ code: 'custom', path: ['groups'], message: `at most ${ORG_GROUP_LIMITS.groups} groups` });
-    }
-    const trimmed = new Map<string, string>();
-    const owner = new Map<string, string>();
-    for (const name of names) {
-      const t = name.trim();
-      if (t === '') ctx.addIssue({ code: 'custom', path: ['groups', name], message: 'a group name must not be empty' });
-      else if (t.length > ORG_GROUP_LIMITS.name) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['groups', name],
-          message: `a group name is at most ${ORG_GROUP_LIMITS.name} characters`,
-        });
-      } else if (trimmed.has(t)) {
-        ctx.addIssue({ code: 'custom', path: ['groups', name], message: `the group name "${t}" is given twice` });
-      }
-      trimmed.set(t, name);
-      body.groups[name]!.org_ids.forEach((orgId, i) => {
-        const other = owner.get(orgId);
-        if (other !== undefined && other !== name) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['groups', name, 'org_ids', i],
-            message: `organization ${orgId} is already in group "${other}": an organization belongs to at most one group`,
-          });
-        } else owner.set(orgId, name);
-      });
-    }
-  })
+  .superRefine((body, ctx) =>
+    checkOrgGroups(
+      Object.entries(body.groups).map(([name, g]) => ({ name, org_ids: g.org_ids })),
+      ctx,
+      { group: (_i, name) => ['groups', name], name: (_i, name) => ['groups', name] },
+    ),
+  )
   .transform((body) => ({
     groups: Object.fromEntries(Object.entries(body.groups).map(([name, g]) => [name.trim(), g])),
   }));
 export type OrgGroupsBody = z.input<typeof OrgGroupsBody>;
+
+/**
+ * The console's form of the same configuration: a list of named groups (the body's keys become a field), held
+ * to the same rules by the same function, so each issue lands on the group's own fields.
+ */
+export const OrgGroupsForm = z
+  .object({
+    groups: z.array(
+      z.object({
+        name: z.string().max(ORG_GROUP_LIMITS.name, `a group name is at most ${ORG_GROUP_LIMITS.name} characters`),
+        org_ids: OrgIdsOfGroup,
+        max_cycle_acus: MaxCycleAcus,
+      }),
+    ),
+  })
+  .superRefine(
+    (v, ctx) => checkOrgGroups(v.groups, ctx, { group: (i) => ['groups', i], name: (i) => ['groups', i, 'name'] }),
+    // Also while a maximum is wrong, so every problem of the form shows at once.
+    { when: ({ value }) => isGroupList((value as { groups?: unknown } | null)?.groups) },
+  );
+
+function isGroupList(groups: unknown): boolean {
+  return (
+    Array.isArray(groups) &&
+    groups.every((g: { name?: unknown; org_ids?: unknown } | null) => {
+      const ids = g?.org_ids;
+      return typeof g?.name === 'string' && Array.isArray(ids) && ids.every((id) => typeof id === 'string');
+    })
+  );
+}
+export type OrgGroupsForm = z.input<typeof OrgGroupsForm>;
+
+/** The body of the form's groups (names trimmed; no maximum: null). */
+export function orgGroupsBodyOf(form: OrgGroupsForm): OrgGroupsBody {
+  return {
+    groups: Object.fromEntries(
+      form.groups.map((g) => [g.name.trim(), { org_ids: [...g.org_ids], max_cycle_acus: g.max_cycle_acus ?? null }]),
+    ),
+  };
+}
 
 const PATH = '/v3/enterprise/org-group-limits';
 

@@ -61,11 +61,29 @@ export const AcuLimitValue = (name: string) =>
     .min(0, `${name} must be 0 or more`)
     .max(ORGANIZATION_LIMITS.acuLimit, `${name} is at most ${ORGANIZATION_LIMITS.acuLimit}`);
 
-export const OrganizationCreateBody = z.strictObject({
-  name: OrganizationName,
-  max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
-  max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
-});
+/** A session limit above the cycle limit (both given) can never be reached: refused on the session limit. */
+function sessionWithinCycle(
+  b: { max_cycle_acu_limit?: number | null; max_session_acu_limit?: number | null },
+  ctx: z.RefinementCtx,
+): void {
+  const cycle = b.max_cycle_acu_limit;
+  const session = b.max_session_acu_limit;
+  if (typeof cycle === 'number' && typeof session === 'number' && session > cycle) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['max_session_acu_limit'],
+      message: `max_session_acu_limit (${session}) cannot be above max_cycle_acu_limit (${cycle})`,
+    });
+  }
+}
+
+export const OrganizationCreateBody = z
+  .strictObject({
+    name: OrganizationName,
+    max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
+    max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
+  })
+  .superRefine(sessionWithinCycle);
 export type OrganizationCreateBody = z.input<typeof OrganizationCreateBody>;
 
 /** Absent fields are unchanged; a null limit removes that limit; a null name leaves the name as it is. */
@@ -77,7 +95,8 @@ export const OrganizationUpdateBody = z
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'nothing to change: give name, max_cycle_acu_limit or max_session_acu_limit',
-  });
+  })
+  .superRefine(sessionWithinCycle);
 export type OrganizationUpdateBody = z.input<typeof OrganizationUpdateBody>;
 
 const MANAGE_NOTE =

@@ -1,5 +1,6 @@
 /** The form kit: `<Form>` over a contract schema, its fields, and the server-error mapping. See form.tsx. */
 export { Form, SubmitButton, useFormKit, type FormProps } from './form';
+export { AllowedTagsField } from './allowed-tags-field';
 export { FieldShell, type ControlProps, type FieldProps } from './field-shell';
 export {
   CheckboxField,

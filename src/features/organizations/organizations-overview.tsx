@@ -1,11 +1,14 @@
 /**
  * The enterprise overview: every organization of the enterprise, loaded page by page. It is the first screen,
  * so it is a plain table (an enterprise has tens of organizations, not thousands): the data table's library
- * stays off the first screen and loads with the screens that need it.
+ * stays off the first screen and loads with the screens that need it. Creating, renaming, changing the ACU
+ * limits of and deleting an organization happen in dialogs whose code (the form kit) loads when one opens.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { Gauge, Pencil, Plus, Trash2 } from 'lucide-react';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { Organization } from '@/api/operations/organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
@@ -15,6 +18,13 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { formatNumber } from '@/lib/format';
 import { rememberOrg } from '@/lib/last-org';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
+import type { OrganizationAction } from './organization-dialogs';
+
+const loadDialogs = () => import('./organization-dialogs');
+const OrganizationDialogs = lazy(loadDialogs);
+const preloadDialogs = () => void loadDialogs().catch(() => undefined);
+const limitText = (n: number | null | undefined) => (n != null ? formatNumber(n) : 'No limit');
 
 const TH = 'sticky top-0 z-10 bg-surface-2 px-3 py-2 text-left text-xs font-semibold text-muted';
 const TD = 'border-t border-line px-3 py-2 align-middle';
@@ -25,6 +35,13 @@ export function OrganizationsOverview() {
   const orgs = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
   const total = query.data?.pages[0]?.total;
   const needle = search.trim().toLowerCase();
+  const canManage = useHasPermission('ManageOrganizations');
+  const denied = missingPermissionTitle('ManageOrganizations', canManage);
+  const [action, setAction] = useState<OrganizationAction | null>(null);
+  const act = (next: OrganizationAction) => {
+    preloadDialogs();
+    setAction(next);
+  };
   const shown = needle ? orgs.filter((o) => `${o.name} ${o.org_id}`.toLowerCase().includes(needle)) : orgs;
   return (
     <>
@@ -32,21 +49,33 @@ export function OrganizationsOverview() {
         title="Organizations"
         description={`The organizations of your enterprise${total != null ? ` (${formatNumber(total)})` : ''}. Choose one to manage its sessions, permissions and more.`}
         actions={
-          <Input
-            className="w-64"
-            type="search"
-            placeholder="Filter loaded organizations"
-            aria-label="Filter organizations"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
+          <>
+            <Button
+              variant="primary"
+              disabled={canManage === false}
+              title={denied}
+              onPointerEnter={preloadDialogs}
+              onFocus={preloadDialogs}
+              onClick={() => act({ kind: 'create' })}
+            >
+              <Plus className="size-4" aria-hidden /> Create organization
+            </Button>
+            <Input
+              className="w-64"
+              type="search"
+              placeholder="Filter loaded organizations"
+              aria-label="Filter organizations"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </>
         }
       />
       {query.error && orgs.length === 0 ? (
         <ProblemView error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <div className="max-h-[calc(100dvh-14rem)] min-h-40 overflow-auto rounded-lg border border-line bg-surface">
-          <table aria-label="Organizations" aria-busy={query.isPending} className="w-full min-w-[44rem] text-sm">
+          <table aria-label="Organizations" aria-busy={query.isPending} className="w-full min-w-[56rem] text-sm">
             <thead>
               <tr>
                 <th scope="col" className={TH}>
@@ -61,13 +90,19 @@ export function OrganizationsOverview() {
                 <th scope="col" className={TH}>
                   ACU limit per cycle
                 </th>
+                <th scope="col" className={TH}>
+                  ACU limit per session
+                </th>
+                <th scope="col" className={TH}>
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody>
               {query.isPending
                 ? Array.from({ length: 4 }, (_, i) => (
                     <tr key={i}>
-                      {Array.from({ length: 4 }, (__, j) => (
+                      {Array.from({ length: 6 }, (__, j) => (
                         <td key={j} className={TD}>
                           <Skeleton className="h-4 w-3/4" />
                         </td>
@@ -76,7 +111,7 @@ export function OrganizationsOverview() {
                   ))
                 : shown.map((o) => (
                     <tr key={o.org_id} className="hover:bg-surface-2">
-                      <td className={`${TD} max-w-0 truncate`}>
+                      <td className={`${TD} max-w-72 min-w-48 truncate`}>
                         <Link
                           to="/orgs/$orgId"
                           params={{ orgId: o.org_id }}
@@ -90,8 +125,10 @@ export function OrganizationsOverview() {
                       <td className={TD}>
                         <RelativeTime value={o.created_at} />
                       </td>
-                      <td className={TD}>
-                        {o.max_cycle_acu_limit != null ? formatNumber(o.max_cycle_acu_limit) : 'No limit'}
+                      <td className={`${TD} tabular-nums`}>{limitText(o.max_cycle_acu_limit)}</td>
+                      <td className={`${TD} tabular-nums`}>{limitText(o.max_session_acu_limit)}</td>
+                      <td className={`${TD} whitespace-nowrap`}>
+                        <RowActions org={o} disabled={canManage === false} title={denied} onAction={act} />
                       </td>
                     </tr>
                   ))}
@@ -118,6 +155,43 @@ export function OrganizationsOverview() {
           )}
         </div>
       )}
+      {action !== null && (
+        <Suspense fallback={null}>
+          <OrganizationDialogs action={action} onClose={() => setAction(null)} />
+        </Suspense>
+      )}
     </>
+  );
+}
+
+function RowActions({
+  org,
+  disabled,
+  title,
+  onAction,
+}: {
+  org: Organization;
+  disabled: boolean;
+  title: string | undefined;
+  onAction: (a: OrganizationAction) => void;
+}) {
+  const common = { size: 'sm', variant: 'ghost', disabled, title, onPointerEnter: preloadDialogs } as const;
+  return (
+    <div className="flex gap-1">
+      <Button {...common} aria-label={`Rename ${org.name}`} onClick={() => onAction({ kind: 'rename', org })}>
+        <Pencil className="size-3.5" aria-hidden /> Rename
+      </Button>
+      <Button {...common} aria-label={`ACU limits of ${org.name}`} onClick={() => onAction({ kind: 'limits', org })}>
+        <Gauge className="size-3.5" aria-hidden /> Limits
+      </Button>
+      <Button
+        {...common}
+        className="text-danger"
+        aria-label={`Delete ${org.name}`}
+        onClick={() => onAction({ kind: 'delete', org })}
+      >
+        <Trash2 className="size-3.5" aria-hidden /> Delete
+      </Button>
+    </div>
   );
 }

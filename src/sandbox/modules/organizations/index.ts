@@ -73,10 +73,11 @@ function requireSessionWithinCycle(cycle: number | null, session: number | null)
 const KEPT_ON_DELETE = new Set(['organizations', 'audit_logs', 'service_users']);
 
 /**
- * Removes everything of an organization from the store: session messages first (they reference sessions), then
- * every row of every table with an `org_id` column, except the audit log (history stays) and service users
- * (created in the organization: marked deleted, so their credentials stop working and their history reads).
- * The organization is taken out of org group limits. Answers the number of rows removed per table.
+ * Removes everything of an organization from the store: every row of every table with an `org_id` column,
+ * except the audit log (history stays) and service users (created in the organization: marked deleted, so their
+ * credentials stop working and their history reads). Rows that reference a removed row through a foreign key
+ * (session messages, a scan's findings, a schedule's runs, whatever modules add) go first, found from the
+ * store's own foreign keys. The organization is taken out of org group limits. Answers the rows removed per table.
  */
 export function deleteOrganizationData(db: Db, orgId: string, now: number): Record<string, number> {
   const removed: Record<string, number> = {};
@@ -85,24 +86,37 @@ export function deleteOrganizationData(db: Db, orgId: string, now: number): Reco
   };
   const has = (table: string) =>
     !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table);
-  if (has('session_messages') && has('sessions')) {
-    count(
-      'session_messages',
-      db
-        .prepare('DELETE FROM session_messages WHERE session_id IN (SELECT session_id FROM sessions WHERE org_id = ?)')
-        .run(orgId).changes,
-    );
-  }
   const tables = (
     db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as {
       name: string;
     }[]
   ).map((t) => t.name);
+  // parent table → the tables (and columns) that reference it.
+  const referencedBy = new Map<string, Array<{ child: string; from: string; to: string }>>();
+  for (const child of tables) {
+    const fks = db.prepare(`PRAGMA foreign_key_list("${child}")`).all() as {
+      table: string;
+      from: string;
+      to: string;
+    }[];
+    for (const fk of fks) {
+      if (fk.table === child) continue; // a self-reference goes in the same statement
+      const list = referencedBy.get(fk.table) ?? [];
+      list.push({ child, from: fk.from, to: fk.to });
+      referencedBy.set(fk.table, list);
+    }
+  }
+  const purge = (table: string, where: string, depth: number) => {
+    if (depth > 8) return;
+    for (const fk of referencedBy.get(table) ?? []) {
+      purge(fk.child, `"${fk.from}" IN (SELECT "${fk.to}" FROM "${table}" WHERE ${where})`, depth + 1);
+    }
+    count(table, db.prepare(`DELETE FROM "${table}" WHERE ${where}`).run(orgId).changes);
+  };
   for (const table of tables) {
     if (KEPT_ON_DELETE.has(table)) continue;
     const cols = (db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
-    if (!cols.includes('org_id')) continue;
-    count(table, db.prepare(`DELETE FROM "${table}" WHERE org_id = ?`).run(orgId).changes);
+    if (cols.includes('org_id')) purge(table, 'org_id = ?', 0);
   }
   if (has('service_users')) {
     count(

@@ -112,6 +112,16 @@ describe('delete', () => {
     expect(count(`SELECT count(*) n FROM service_users WHERE org_id = ? AND deleted_at IS NULL`, victim.org_id)).toBe(
       0,
     );
+    // Whatever every module keeps of it (tables with org_id, and the rows that reference them) is gone too.
+    const tables = (sb.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[])
+      .map((t) => t.name)
+      .filter((t) => !['audit_logs', 'service_users', 'organizations'].includes(t) && !t.startsWith('sqlite_'));
+    for (const table of tables) {
+      const cols = (sb.db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
+      if (!cols.includes('org_id')) continue;
+      expect(count(`SELECT count(*) n FROM "${table}" WHERE org_id = ?`, victim.org_id), table).toBe(0);
+    }
+    expect(sb.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     const audit = lastAudit('delete_organization')!;
     expect(audit.org_id).toBe(victim.org_id);
     expect(JSON.parse(audit.data).removed.sessions).toBe(sessions);
