@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     setupFiles: ['src/test/setup.ts'],
+    // The run's shared PostgreSQL cluster (started only when a test needs it; see src/test/postgres.ts).
+    globalSetup: ['src/test/pg-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', 'json'],

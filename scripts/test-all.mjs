@@ -19,6 +19,32 @@ for (const script of ['typecheck', 'lint', 'format:check']) {
   else failed += 1;
 }
 
+/**
+ * PostgreSQL for the console store's tests (they start a throwaway cluster): Debian's postgresql package,
+ * installed here when missing and possible. Without it those tests fail, saying how to install it.
+ */
+function ensurePostgres() {
+  const found = () =>
+    spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb']).status === 0;
+  if (found()) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+    console.log("PostgreSQL is missing: installing Debian's postgresql package for the console store's tests…");
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], env) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], env) === 0
+    ) {
+      return found();
+    }
+  }
+  console.error(
+    "The console store's tests need PostgreSQL: install it (Debian: apt-get install postgresql) or put initdb and pg_ctl on PATH.",
+  );
+  return false;
+}
+
+ensurePostgres();
 run('npx', ['vitest', 'run']);
 if (existsSync('reports/vitest.json')) {
   const r = JSON.parse(readFileSync('reports/vitest.json', 'utf8'));

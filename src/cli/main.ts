@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isLoopbackHost, type Config } from '../server/config';
-import { issueSignInLink } from '../server/console/sessions-store';
-import { openConsoleStore } from '../server/console/store';
+import { newSecret, SIGN_IN_PATH } from '../server/console/sessions-store';
+import { openConsoleStoreFor } from '../server/console/storage/console-store';
 import { describeCredentials, resetIpAccessListAt } from '../sandbox';
 import { loadConfigOrExit, startConsole } from './start';
 import { createLogWriter } from '../server/log';
@@ -43,13 +43,18 @@ function buildIsStale(): boolean {
 
 const config = loadConfigOrExit();
 
-/** Mints a one-time sign-in link in the console's store (the running console accepts it) and answers its URL. */
-function newSignInLink(c: Config, base: string): string {
-  const db = openConsoleStore(c.dataDir);
+/**
+ * Mints a one-time sign-in link in the console's store (console.db, or PostgreSQL with DATABASE_URL: then
+ * every replica accepts it) and answers its URL.
+ */
+async function newSignInLink(c: Config, base: string): Promise<string> {
+  const store = await openConsoleStoreFor(c, { waitMs: 5_000 });
   try {
-    return `${base}${issueSignInLink(db)}`;
+    const secret = newSecret();
+    await store.sessions.addLink(secret, Date.now());
+    return `${base}${SIGN_IN_PATH}?once=${secret}`;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -61,8 +66,18 @@ if (process.argv.includes('--sign-in-link')) {
     process.exit(1);
   }
   const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`));
-  console.log('One-time sign-in link for the console running on this DATA_DIR (it works once).');
+  const link = await newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`).catch(
+    (err: unknown) => {
+      console.error(`No sign-in link: ${err instanceof Error ? err.message : 'the store could not be opened'}`);
+      process.exit(1);
+    },
+  );
+  console.log(link);
+  console.log(
+    config.databaseUrl
+      ? 'One-time sign-in link for the consoles sharing this DATABASE_URL (it works once, on any of them).'
+      : 'One-time sign-in link for the console running on this DATA_DIR (it works once).',
+  );
   process.exit(0);
 }
 
@@ -89,6 +104,11 @@ if (config.consoleAuth === 'off') {
     'Warning: CONSOLE_AUTH=off: access control is off. Any process and any user of this machine can use the console and its credential.',
   );
   if (config.accessToken) console.warn('  (CONSOLE_ACCESS_TOKEN is ignored while CONSOLE_AUTH=off.)');
+}
+if (config.databaseUrl && config.mode === 'sandbox') {
+  console.warn(
+    'Note: DATABASE_URL is set and no upstream is configured: this console embeds its own sandbox. Replicas sharing the database must share one upstream too: start one `npm run sandbox` and set AGENT_PLATFORM_BASE_URL and AGENT_PLATFORM_API_KEY on every replica (see README).',
+  );
 }
 if (!isLoopbackHost(config.host) && !tlsOn) {
   console.warn(
@@ -134,7 +154,7 @@ console.log(`Agent Platform Console: ${started.url}`);
 if (config.consoleAuth === 'on') {
   // Jupyter-style: whoever can read this terminal may sign in; the link works once.
   console.log('  sign in by opening this one-time link (it works once; each start prints a new one):');
-  console.log(`    ${newSignInLink(config, started.url)}`);
+  console.log(`    ${started.url}${await started.newSignInLink()}`);
   if (config.accessToken) console.log('  or with CONSOLE_ACCESS_TOKEN on the sign-in page, or as a Bearer token');
 } else {
   console.log('  access control is off (CONSOLE_AUTH=off)');
@@ -146,6 +166,7 @@ if (started.sandbox) {
 } else {
   console.log(`  upstream: ${config.baseUrl}`);
 }
+console.log(`  console store: ${started.storeDescription}`);
 const shutdown = () =>
   void started.close().then(() => {
     log.flush();

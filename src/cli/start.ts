@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { createConsoleServer, type ConsoleServerOptions } from '../server/app';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox } from '../sandbox';
+import { openConsoleStoreFor } from '../server/console/storage/console-store';
+import { describeDatabaseUrl } from '../server/console/storage/postgres';
 
 export interface StartedConsole {
   url: string;
@@ -10,6 +12,10 @@ export interface StartedConsole {
   sandbox: RunningSandbox | undefined;
   /** A new one-time sign-in link (path and query). */
   signInLink(): string;
+  /** The same, once stored (every replica on the same database accepts it). */
+  newSignInLink(): Promise<string>;
+  /** Where the console keeps its own store, for the start's banner (never a password). */
+  storeDescription: string;
   close(): Promise<void>;
 }
 
@@ -43,13 +49,26 @@ export async function startConsole(
   } else {
     upstream = { baseUrl: config.baseUrl!, apiKey: config.apiKey! };
   }
-  const server = createConsoleServer({ config, upstream, ...opts });
-  const { url, port } = await server.listen();
+  // The console's own store first: with DATABASE_URL it waits for PostgreSQL and migrates it.
+  const store = await openConsoleStoreFor(config).catch(async (err: unknown) => {
+    await sandbox?.stop();
+    throw err;
+  });
+  const server = createConsoleServer({ config, upstream, store, ...opts });
+  const { url, port } = await server.listen().catch(async (err: unknown) => {
+    await store.close().catch(() => undefined);
+    await sandbox?.stop();
+    throw err;
+  });
   return {
     url,
     port,
     sandbox,
     signInLink: () => server.signInLink(),
+    newSignInLink: () => server.newSignInLink(),
+    storeDescription: config.databaseUrl
+      ? `PostgreSQL at ${describeDatabaseUrl(config.databaseUrl)}`
+      : `SQLite in ${config.dataDir}/console.db`,
     async close() {
       await server.close();
       await sandbox?.stop();

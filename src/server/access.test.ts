@@ -13,13 +13,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../test/fake-upstream';
 import { rawRequest, startAuthConsole, testConfig } from '../test/harness';
-import {
-  addressKey,
-  createFailureLimiter,
-  FREE_FAILURES,
-  MAX_TRACKED_ADDRESSES,
-  SIGN_IN_REQUIRED_TYPE,
-} from './access';
+import { createSignInFailureStore } from './console/sessions-store';
+import { openSqliteConsoleStore } from './console/storage/console-store';
+import { addressKey, FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_REQUIRED_TYPE } from './access';
 import { createConsoleServer } from './app';
 
 const SECRET = 'cog_access_test_credential_5d4c3b';
@@ -242,15 +238,19 @@ describe('guesses are limited per address', () => {
     expect((await c.get('/api/v3/self', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
-  it('keeps at most a bounded number of addresses, forgetting the oldest', () => {
-    const limiter = createFailureLimiter(3);
-    for (const key of ['a', 'b', 'c', 'd']) for (let i = 0; i < FREE_FAILURES; i++) limiter.fail(key, 1_000);
-    expect(limiter.size).toBe(3);
-    expect(limiter.waitMs('a', 1_000)).toBe(0);
-    expect(limiter.waitMs('d', 1_000)).toBeGreaterThan(0);
-    const big = createFailureLimiter();
-    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) big.fail(`10.0.${i >> 8}.${i & 255}`, 0);
-    expect(big.size).toBe(MAX_TRACKED_ADDRESSES);
+  it('keeps at most a bounded number of addresses, forgetting the oldest', async () => {
+    // The counters live in the console's store (so replicas share them); the same test runs on PostgreSQL in
+    // console/storage/console-store.test.ts.
+    const store = openSqliteConsoleStore(':memory:');
+    const limiter = createSignInFailureStore(store.sqlite!, 3);
+    for (const key of ['a', 'b', 'c', 'd']) for (let i = 0; i < FREE_FAILURES; i++) await limiter.fail(key, 1_000);
+    expect(await limiter.size()).toBe(3);
+    expect(await limiter.waitMs('a', 1_000)).toBe(0);
+    expect(await limiter.waitMs('d', 1_000)).toBeGreaterThan(0);
+    const big = store.signInFailures;
+    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) await big.fail(`10.0.${i >> 8}.${i & 255}`, 0);
+    expect(await big.size()).toBe(MAX_TRACKED_ADDRESSES);
+    await store.close();
   });
 
   it('counts an IPv6 client by its /64', () => {

@@ -4,11 +4,13 @@
  * - `npm start` prints a one-time sign-in link (`/console/sign-in?once=…`); opening it opens a session.
  * - CONSOLE_ACCESS_TOKEN signs in on the sign-in page, or per request as `Authorization: Bearer <token>`
  *   on `/api` and `/console` (scripts; the proxy replaces the header upstream).
- * - Sessions are random 32-byte ids; console.db stores their SHA-256 hash with a fingerprint of the
- *   configuration they were opened under (another token revokes them), and they expire when idle and in
- *   any case after a maximum age. `POST /console/sign-out` ends one.
+ * - Sessions are random 32-byte ids; the console's store (console.db, or PostgreSQL shared by every replica)
+ *   keeps their SHA-256 hash with a fingerprint of the configuration they were opened under (another token
+ *   revokes them), and they expire when idle and in any case after a maximum age. `POST /console/sign-out`
+ *   ends one.
  * - Sign-in failures (wrong token, used or unknown link) are limited per client address with exponential
- *   backoff; failure messages say nothing about the token.
+ *   backoff, counted in the store (so across replicas); failure messages say nothing about the token.
+ * - A store that cannot be reached makes `check` throw StoreUnavailable, which the server answers 503.
  * - CONSOLE_AUTH=off (loopback only, enforced by the configuration) lets every request through.
  */
 import { createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
@@ -16,18 +18,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 import type { Config } from './config';
 import {
-  createSessionStore,
+  FREE_FAILURES,
   hashSecret,
+  MAX_TRACKED_ADDRESSES,
   newSecret,
   SIGN_IN_PATH,
   type SessionRow,
+  type SessionStore,
+  type SignInFailureStore,
   type SignInMethod,
 } from './console/sessions-store';
-import type { Db } from '../node/db';
 import { sendProblem } from '../node/problem-writer';
 import { SECURITY_HEADERS } from './static';
 
-export { SIGN_IN_PATH };
+export { FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_PATH };
 export const SIGN_OUT_PATH = '/console/sign-out';
 export const SESSION_PATH = '/console/session';
 /** The `type` of the 401 problem that means "sign in to the console" (not an upstream 401). */
@@ -36,14 +40,6 @@ export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-require
 export const SESSION_COOKIE = 'console_session';
 export const SECURE_SESSION_COOKIE = '__Host-console_session';
 
-/** Failures allowed before backoff starts. */
-export const FREE_FAILURES = 5;
-const BACKOFF_BASE_MS = 1_000;
-const BACKOFF_MAX_MS = 15 * 60_000;
-/** An address's failures are forgotten after this long without one (when it is not blocked). */
-const FAILURES_FORGOTTEN_MS = 60 * 60_000;
-/** At most this many addresses are tracked; the least recently failing ones are forgotten first. */
-export const MAX_TRACKED_ADDRESSES = 10_000;
 /** Sessions stored at most (the least recently used are dropped). */
 const MAX_SESSIONS = 10_000;
 /** `last_seen_at` is written at most this often per session. */
@@ -62,8 +58,13 @@ export function accessModeOf(config: Pick<Config, 'consoleAuth' | 'accessToken'>
 
 export interface AccessControlOptions {
   config: Pick<Config, 'consoleAuth' | 'accessToken' | 'sessionIdleMinutes' | 'sessionMaxHours'>;
-  /** The console's store (console.db): sessions and one-time links. */
-  db: Db;
+  /** The console's store (console.db, or PostgreSQL): sessions, one-time links, sign-in failures. */
+  store: { sessions: SessionStore; signInFailures: SignInFailureStore };
+  /**
+   * The store is shared by several replicas (PostgreSQL): a start then forgets only links older than the
+   * maximum session age, not the ones other replicas just printed.
+   */
+  sharedStore?: boolean;
   /** Served over HTTPS: the cookie is `__Host-console_session` with `Secure`. */
   secure: boolean;
   /** Clock in epoch milliseconds (tests move it). */
@@ -72,14 +73,21 @@ export interface AccessControlOptions {
 
 export interface AccessControl {
   mode: AccessMode;
-  /** True when the request may go on; otherwise the response has been written. */
+  /** Settles when the start's housekeeping (expired sessions, old links) is done. */
+  ready: Promise<void>;
   /**
    * The key of the client the request belongs to (its session, or its address when access control is off)
-   * when it may go on; false when the response has been written.
+   * when it may go on; false when the response has been written. Rejects with StoreUnavailable when the store
+   * cannot be reached (nothing has been written then).
    */
-  check(req: IncomingMessage, res: ServerResponse, pathname: string): string | false;
-  /** A new one-time sign-in link: its path and query (`/console/sign-in?once=…`). */
+  check(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<string | false>;
+  /**
+   * A new one-time sign-in link: its path and query (`/console/sign-in?once=…`), at once; it is stored in the
+   * background (this replica waits for that before it consumes a link).
+   */
   issueLink(): string;
+  /** The same, answered once the link is stored (any replica accepts it then). */
+  newLink(): Promise<string>;
 }
 
 const escapeHtml = (s: string) =>
@@ -129,43 +137,6 @@ export function addressKey(remote: string | undefined): string {
     .join(':')}::/64`;
 }
 
-interface Failures {
-  count: number;
-  last: number;
-  blockedUntil: number;
-}
-
-/** Failed sign-ins per address, bounded; exponential backoff after FREE_FAILURES. */
-export function createFailureLimiter(maxAddresses = MAX_TRACKED_ADDRESSES) {
-  const map = new Map<string, Failures>();
-  return {
-    /** Milliseconds the address must still wait, or 0. */
-    waitMs(key: string, now: number): number {
-      const f = map.get(key);
-      return f && f.blockedUntil > now ? f.blockedUntil - now : 0;
-    },
-    fail(key: string, now: number): void {
-      const prior = map.get(key);
-      const f: Failures =
-        prior && now - prior.last < FAILURES_FORGOTTEN_MS ? prior : { count: 0, last: now, blockedUntil: 0 };
-      f.count += 1;
-      f.last = now;
-      if (f.count >= FREE_FAILURES) {
-        f.blockedUntil = now + Math.min(BACKOFF_BASE_MS * 2 ** Math.min(f.count - FREE_FAILURES, 30), BACKOFF_MAX_MS);
-      }
-      map.delete(key);
-      map.set(key, f);
-      while (map.size > maxAddresses) map.delete(map.keys().next().value!);
-    },
-    reset(key: string): void {
-      map.delete(key);
-    },
-    get size() {
-      return map.size;
-    },
-  };
-}
-
 function readCookies(req: IncomingMessage, name: string): string[] {
   const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -193,7 +164,8 @@ const PUBLIC_ASSET = /^\/(assets\/[A-Za-z0-9._-]+|favicon\.(svg|ico))$/;
 export function createAccessControl(opts: AccessControlOptions): AccessControl {
   const mode = accessModeOf(opts.config);
   const now = opts.now ?? Date.now;
-  const store = createSessionStore(opts.db);
+  const store = opts.store.sessions;
+  const limiter = opts.store.signInFailures;
   const idleMs = opts.config.sessionIdleMinutes * 60_000;
   const maxAgeMs = opts.config.sessionMaxHours * 3_600_000;
   const cookieName = opts.secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
@@ -214,14 +186,29 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   const fingerprint = scryptSync(token ?? 'link-only', 'agent-platform-console session fingerprint v1', 32).toString(
     'hex',
   );
-  const limiter = createFailureLimiter();
 
-  if (mode !== 'off') {
-    store.revokeOtherFingerprints(fingerprint);
-    store.purge(now(), idleMs, MAX_SESSIONS);
-    // Links printed by earlier starts no longer work.
-    store.clearLinks();
-  }
+  const ready: Promise<void> =
+    mode === 'off'
+      ? Promise.resolve()
+      : (async () => {
+          await store.revokeOtherFingerprints(fingerprint);
+          await store.purge(now(), idleMs, MAX_SESSIONS);
+          // Links printed by earlier starts no longer work. With replicas sharing the store, another replica's
+          // fresh link must keep working: there, unused links expire after the maximum session age instead.
+          await store.clearLinks(opts.sharedStore ? now() - maxAgeMs : undefined);
+        })();
+  // Not awaited by anyone yet: a failure here is reported, and the requests that follow answer for the store.
+  ready.catch((err: unknown) =>
+    console.error(`[console] sign-in housekeeping failed: ${err instanceof Error ? err.message : 'unknown error'}`),
+  );
+  /** Links being stored: consuming a link waits for them, so a link is never refused for arriving early. */
+  let linksStored: Promise<unknown> = ready.catch(() => undefined);
+  const addLink = (): { path: string; stored: Promise<void> } => {
+    const secret = newSecret();
+    const stored = linksStored.then(() => store.addLink(secret, now()));
+    linksStored = stored.catch(() => undefined);
+    return { path: `${SIGN_IN_PATH}?once=${secret}`, stored };
+  };
 
   const sendPage = (res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}) => {
     const html = signInPage(mode, message);
@@ -262,15 +249,15 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   const retryAfter = (waitMs: number) => ({ 'retry-after': String(Math.ceil(waitMs / 1000)) });
 
   /** The first valid session among the request's cookies (a planted cookie cannot hide a valid one). */
-  const sessionOf = (req: IncomingMessage): { idHash: string; row: SessionRow } | undefined => {
+  const sessionOf = async (req: IncomingMessage): Promise<{ idHash: string; row: SessionRow } | undefined> => {
     const t = now();
     for (const value of readCookies(req, cookieName)) {
       if (!SESSION_ID.test(value)) continue;
       const idHash = hashSecret(value);
-      const row = store.get(idHash);
+      const row = await store.get(idHash);
       if (!row) continue;
       if (row.fingerprint !== fingerprint || row.expires_at <= t || row.last_seen_at + idleMs <= t) {
-        store.delete(idHash);
+        await store.delete(idHash);
         continue;
       }
       return { idHash, row };
@@ -278,11 +265,11 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     return undefined;
   };
 
-  const openSession = (res: ServerResponse, method: SignInMethod) => {
+  const openSession = async (res: ServerResponse, method: SignInMethod) => {
     const t = now();
-    store.purge(t, idleMs, MAX_SESSIONS - 1);
+    await store.purge(t, idleMs, MAX_SESSIONS - 1);
     const id = newSecret();
-    store.insert(hashSecret(id), {
+    await store.insert(hashSecret(id), {
       fingerprint,
       method,
       created_at: t,
@@ -318,7 +305,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     res.end(body);
   };
 
-  const handleSignIn = (req: IncomingMessage, res: ServerResponse, addr: string) => {
+  const handleSignIn = async (req: IncomingMessage, res: ServerResponse, addr: string): Promise<void> => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       req.resume();
@@ -329,22 +316,23 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     const query = (req.url ?? '').split('?')[1] ?? '';
     const once = method === 'GET' ? new URLSearchParams(query).get('once') : null;
     if (method !== 'POST' && once === null) {
-      if (sessionOf(req)) res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
+      if (await sessionOf(req)) res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
       else sendPage(res, 200);
       return;
     }
-    const wait = limiter.waitMs(addr, now());
+    const wait = await limiter.waitMs(addr, now());
     if (wait > 0) {
       req.resume();
       sendPage(res, 429, tooManyMessage(wait), retryAfter(wait));
       return;
     }
     if (once !== null) {
-      if (store.takeLink(once)) {
-        limiter.reset(addr);
-        openSession(res, 'link');
+      await linksStored;
+      if (await store.takeLink(once)) {
+        await limiter.reset(addr);
+        await openSession(res, 'link');
       } else {
-        limiter.fail(addr, now());
+        await limiter.fail(addr, now());
         sendPage(
           res,
           401,
@@ -353,39 +341,44 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       }
       return;
     }
-    let body = '';
-    let tooLarge = false;
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      if (tooLarge) return;
-      body += chunk;
-      if (body.length > MAX_FORM_BYTES) {
-        tooLarge = true;
-        sendPage(res, 413, 'The sign-in form was too large.', { connection: 'close' });
-      }
+    const body = await new Promise<string | undefined>((resolve) => {
+      let text = '';
+      let tooLarge = false;
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        if (tooLarge) return;
+        text += chunk;
+        if (text.length > MAX_FORM_BYTES) {
+          tooLarge = true;
+          sendPage(res, 413, 'The sign-in form was too large.', { connection: 'close' });
+          resolve(undefined);
+        }
+      });
+      req.on('error', () => {
+        res.destroy();
+        resolve(undefined);
+      });
+      req.on('end', () => resolve(tooLarge ? undefined : text));
     });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (tooLarge) return;
-      const given = new URLSearchParams(body).get('token') ?? '';
-      const t = now();
-      if (tokenMatches(given)) {
-        limiter.reset(addr);
-        openSession(res, 'token');
-      } else {
-        limiter.fail(addr, t);
-        sendPage(res, 401, 'Sign-in failed: the access token was not accepted.');
-      }
-    });
+    if (body === undefined) return;
+    const given = new URLSearchParams(body).get('token') ?? '';
+    const t = now();
+    if (tokenMatches(given)) {
+      await limiter.reset(addr);
+      await openSession(res, 'token');
+    } else {
+      await limiter.fail(addr, t);
+      sendPage(res, 401, 'Sign-in failed: the access token was not accepted.');
+    }
   };
 
-  const handleSignOut = (req: IncomingMessage, res: ServerResponse) => {
+  const handleSignOut = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     req.resume();
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST', 'cache-control': 'no-store' }).end();
       return;
     }
-    for (let s = sessionOf(req); s; s = sessionOf(req)) store.delete(s.idHash);
+    for (let s = await sessionOf(req); s; s = await sessionOf(req)) await store.delete(s.idHash);
     res.writeHead(303, {
       location: SIGN_IN_PATH,
       'set-cookie': `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
@@ -396,8 +389,22 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
 
   return {
     mode,
-    issueLink: () => `${SIGN_IN_PATH}?once=${store.addLink(now())}`,
-    check(req, res, pathname) {
+    ready,
+    issueLink() {
+      const link = addLink();
+      link.stored.catch((err: unknown) =>
+        console.error(
+          `[console] storing a sign-in link failed: ${err instanceof Error ? err.message : 'unknown error'}`,
+        ),
+      );
+      return link.path;
+    },
+    async newLink() {
+      const link = addLink();
+      await link.stored;
+      return link.path;
+    },
+    async check(req, res, pathname) {
       if (mode === 'off') {
         if (pathname === SIGN_IN_PATH || pathname === SIGN_OUT_PATH) {
           req.resume();
@@ -413,11 +420,11 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       const addr = addressKey(req.socket.remoteAddress);
       if (pathname === '/console/health') return `a:${addr}`;
       if (pathname === SIGN_IN_PATH) {
-        handleSignIn(req, res, addr);
+        await handleSignIn(req, res, addr);
         return false;
       }
       if (pathname === SIGN_OUT_PATH) {
-        handleSignOut(req, res);
+        await handleSignOut(req, res);
         return false;
       }
       if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_ASSET.test(pathname)) return `a:${addr}`;
@@ -427,10 +434,10 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
         pathname === '/console' ||
         pathname.startsWith('/console/');
 
-      const session = sessionOf(req);
+      const session = await sessionOf(req);
       if (session) {
         const t = now();
-        if (t - session.row.last_seen_at >= TOUCH_EVERY_MS) store.touch(session.idHash, t);
+        if (t - session.row.last_seen_at >= TOUCH_EVERY_MS) await store.touch(session.idHash, t);
         if (pathname === SESSION_PATH && req.method === 'GET') {
           sendSession(res, session.row.method, session.row, t);
           return false;
@@ -440,21 +447,21 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
 
       const bearer = isEndpoint ? bearerOf(req) : undefined;
       if (bearer !== undefined) {
-        const wait = limiter.waitMs(addr, now());
+        const wait = await limiter.waitMs(addr, now());
         if (wait > 0) {
           req.resume();
           sendProblem(res, 429, tooManyMessage(wait), pathname, retryAfter(wait));
           return false;
         }
         if (tokenMatches(bearer)) {
-          limiter.reset(addr);
+          await limiter.reset(addr);
           if (pathname === SESSION_PATH && req.method === 'GET') {
             sendSession(res, 'bearer');
             return false;
           }
           return `b:${addr}`;
         }
-        limiter.fail(addr, now());
+        await limiter.fail(addr, now());
       }
 
       req.resume();

@@ -17,13 +17,14 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
-import { openConsoleStore } from './console/store';
-import { CONSOLE_MAX_BODY_BYTES } from './console/problems';
+import { openSqliteConsoleStore, type ConsoleStore } from './console/storage/console-store';
+import { databasePassword, StoreUnavailable } from './console/storage/postgres';
+import { CONSOLE_MAX_BODY_BYTES, STORE_RETRY_AFTER_S, storeUnavailableDetail } from './console/problems';
 import { createUpstreamClient } from './console/upstream-client';
 import { answerClientErrors, instanceOf, sendProblem } from '../node/problem-writer';
 import { createForwarder } from './proxy/forward';
 import { createRedactor } from './redact';
-import { allowedHostHeaders, bodyTypeProblem, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';
+import { allowedHostHeaders, bodyRefusal, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';
 
 export interface ConsoleServerOptions {
   config: Config;
@@ -35,12 +36,20 @@ export interface ConsoleServerOptions {
   log?: (line: string) => void;
   /** The clock of sign-in sessions and backoff, in epoch milliseconds (tests move it). */
   now?: () => number;
+  /**
+   * The console's own store, opened (`openConsoleStoreFor(config)`): required with DATABASE_URL, since opening
+   * PostgreSQL is asynchronous; without it, SQLite in DATA_DIR is opened here. The server closes it.
+   */
+  store?: ConsoleStore;
 }
 
 export interface ConsoleServer {
   server: Server | HttpsServer;
-  /** A new one-time sign-in link (path and query), as `npm start` prints. */
+  store: ConsoleStore;
+  /** A new one-time sign-in link (path and query), as `npm start` prints; stored in the background. */
   signInLink(): string;
+  /** The same, once stored: every replica sharing the store accepts it. */
+  newSignInLink(): Promise<string>;
   listen(): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
 }
@@ -57,8 +66,8 @@ function createNodeServer(
 export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   const { config, log } = opts;
   const startedAt = Date.now();
-  // The credential (and the console's own access token) never leave the server, whatever the encoding.
-  const redactor = createRedactor([opts.upstream.apiKey, config.accessToken]);
+  // The credential, the console's own access token and the database's password never leave the server.
+  const redactor = createRedactor([opts.upstream.apiKey, config.accessToken, databasePassword(config.databaseUrl)]);
   const forwarder = createForwarder({
     redactor,
     maxPerClient: config.maxUpstreamPerClient,
@@ -67,15 +76,25 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     timeoutMs: config.upstreamTimeoutMs,
     maxConnections: config.maxUpstreamConnections,
   });
-  const consoleDb = openConsoleStore(config.dataDir);
+  if (!opts.store && config.databaseUrl) {
+    throw new Error(
+      'DATABASE_URL is set: open the PostgreSQL store first (openConsoleStoreFor) and pass it as `store`',
+    );
+  }
+  const store =
+    opts.store ??
+    openSqliteConsoleStore(config.dataDir, {
+      retention: { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays },
+    });
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
   const consoleApp = createConsoleApp({
     config,
     upstream: upstreamClient,
     upstreamUrl: opts.upstream.baseUrl,
     startedAt,
-    db: consoleDb,
+    store,
     redactor,
+    apiKey: opts.upstream.apiKey,
   });
   const consoleListener = getRequestListener(consoleApp.fetch);
   const hostNames = [
@@ -89,9 +108,15 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     config.tlsCertFile && config.tlsKeyFile
       ? { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) }
       : undefined;
-  const access = createAccessControl({ config, db: consoleDb, secure: tls !== undefined, now: opts.now });
+  const access = createAccessControl({
+    config,
+    store,
+    sharedStore: store.kind === 'postgres',
+    secure: tls !== undefined,
+    now: opts.now,
+  });
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
     const instance = instanceOf(target);
     if (!isAllowedHost(req.headers, allowedHosts)) {
@@ -108,7 +133,23 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       }
     }
     // The client the request belongs to: its sign-in session (or address), for the fair share of the pool.
-    const client = access.check(req, res, instance);
+    let client: string | false;
+    try {
+      client = await access.check(req, res, instance);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailable) || res.headersSent) throw err;
+      // Sessions live in the store: without it nobody can be let in, and nobody is let in by mistake.
+      req.resume();
+      sendProblem(
+        res,
+        503,
+        storeUnavailableDetail(err),
+        instance,
+        { 'retry-after': String(STORE_RETRY_AFTER_S) },
+        { title: 'Service Unavailable', store: err.store },
+      );
+      return;
+    }
     if (client === false) return;
     if (isApi || isConsole) {
       if (req.method === 'OPTIONS') {
@@ -116,9 +157,10 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         sendProblem(res, 403, 'Cross-origin requests are not allowed', instance);
         return;
       }
-      const typeProblem = bodyTypeProblem(req.method ?? 'GET', req.headers);
-      if (typeProblem) {
-        sendProblem(res, 415, typeProblem, instance);
+      // JSON only, except a multipart upload to the attachment path (see bodyRefusal).
+      const refusal = bodyRefusal(req.method ?? 'GET', target, req.headers);
+      if (refusal) {
+        sendProblem(res, refusal.status, refusal.detail, instance);
         return;
       }
     }
@@ -162,21 +204,24 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
           log(redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
         });
       }
-      try {
-        handle(req, res);
-      } catch (err) {
+      handle(req, res).catch((err: unknown) => {
         console.error('[console] request failed:', err instanceof Error ? err.message : 'unknown error');
-        sendProblem(res, 500, 'The console server failed while handling this request', instanceOf(req.url));
-      }
+        if (res.headersSent) res.destroy();
+        else sendProblem(res, 500, 'The console server failed while handling this request', instanceOf(req.url));
+      });
     },
   );
   answerClientErrors(server as Server);
 
   return {
     server,
+    store,
     signInLink: () => access.issueLink(),
-    listen: () =>
-      new Promise((resolve, reject) => {
+    newSignInLink: () => access.newLink(),
+    listen: async () => {
+      // The start's sign-in housekeeping first (a failure there is logged; requests then answer for the store).
+      await access.ready.catch(() => undefined);
+      return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           const port = (server.address() as AddressInfo).port;
@@ -185,13 +230,13 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
           resolve({ url: `${tls ? 'https' : 'http'}://${host === '127.0.0.1' ? 'localhost' : host}:${port}`, port });
         });
-      }),
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         forwarder.close();
         server.close(() => {
-          consoleDb.close();
-          resolve();
+          void store.close().then(resolve, resolve);
         });
         server.closeAllConnections();
       }),

@@ -8,6 +8,25 @@ import { ConfigError, loadConfig } from './config';
 const load = (env: Record<string, string>) => loadConfig(env, { dotEnv: {} });
 
 describe('loadConfig', () => {
+  it('takes DATABASE_URL for the PostgreSQL store, and refuses another URL without repeating its password', () => {
+    expect(load({}).databaseUrl).toBeUndefined();
+    const url = 'postgres://console:s3cret-pw@db.internal:5432/console';
+    expect(load({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(load({ DATABASE_URL: 'postgresql://db.internal/console' }).databaseUrl).toBe(
+      'postgresql://db.internal/console',
+    );
+    for (const bad of ['mysql://console:s3cret-pw@db/console', 'not a url s3cret-pw']) {
+      try {
+        load({ DATABASE_URL: bad });
+        expect.unreachable();
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as Error).message).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+        expect((err as Error).message).not.toContain('s3cret-pw');
+      }
+    }
+  });
+
   it('uses the sandbox when neither credential setting is present, with documented defaults', () => {
     const c = load({});
     expect(c).toMatchObject({ mode: 'sandbox', host: '127.0.0.1', port: 8080, apiKey: undefined });

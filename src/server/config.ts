@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { formatIpAddress, parseIpAddress } from '../api/ip-ranges';
 import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
 
 export interface Config {
@@ -42,6 +43,18 @@ export interface Config {
   historyMaxAgeDays: number;
   /** Most upstream connections one client (a sign-in session, or an address) may hold at once. */
   maxUpstreamPerClient: number;
+  /**
+   * DATABASE_URL (`postgres://…`): the console's own store (sessions, history, locks, settings) in PostgreSQL,
+   * shared by several replicas. Unset: SQLite in DATA_DIR. Never logged (it may hold a password).
+   */
+  databaseUrl: string | undefined;
+  /**
+   * CONSOLE_EGRESS_IPS: the addresses the console reaches the API from (comma-separated IPv4/IPv6 addresses).
+   * The IP access list screen refuses a list that no longer admits one of them (plus loopback with the sandbox).
+   */
+  consoleEgressIps: string[];
+  /** CONSOLE_ENTERPRISE_NAME: what an admin types to apply an IP access list that locks the console out. */
+  enterpriseName: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +65,49 @@ export class ConfigError extends Error {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** CONSOLE_EGRESS_IPS: comma-separated addresses (not ranges), each once, in canonical text. */
+function egressIps(raw: string | undefined, problems: string[]): string[] {
+  const out: string[] = [];
+  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const parsed = parseIpAddress(item);
+    if (!parsed) {
+      problems.push(
+        `CONSOLE_EGRESS_IPS must be comma-separated IPv4 or IPv6 addresses (no ranges), the addresses the console reaches the API from; "${item.slice(0, 80)}" is not one`,
+      );
+      continue;
+    }
+    const text = formatIpAddress(parsed);
+    if (!out.includes(text)) out.push(text);
+  }
+  if (out.length > 100) problems.push(`CONSOLE_EGRESS_IPS holds at most 100 addresses (got ${out.length})`);
+  return out;
+}
+
+function enterpriseName(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw !== undefined && raw.length > 200) problems.push('CONSOLE_ENTERPRISE_NAME must be at most 200 characters');
+  return raw;
+}
+
+/** DATABASE_URL: a postgres:// URL, or unset. The value is never repeated in a message (it may hold a password). */
+function databaseUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  let ok: boolean;
+  try {
+    const u = new URL(raw);
+    const postgres = u.protocol === 'postgres:' || u.protocol === 'postgresql:';
+    ok = postgres && (u.hostname !== '' || u.searchParams.has('host'));
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    problems.push(
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/console (or unset it to keep the store in SQLite in DATA_DIR)',
+    );
+    return undefined;
+  }
+  return raw;
+}
 
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -145,6 +201,9 @@ export function loadConfig(
     historyMaxRevisions: int('CONSOLE_HISTORY_MAX_REVISIONS', 200, 1, 100_000),
     historyMaxAgeDays: int('CONSOLE_HISTORY_MAX_AGE_DAYS', 180, 1, 36_500),
     maxUpstreamPerClient: int('MAX_UPSTREAM_PER_CLIENT', 16, 1, 10_000),
+    databaseUrl: databaseUrl(get('DATABASE_URL'), problems),
+    consoleEgressIps: egressIps(get('CONSOLE_EGRESS_IPS'), problems),
+    enterpriseName: enterpriseName(get('CONSOLE_ENTERPRISE_NAME'), problems),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -542,12 +542,12 @@ describe('proxied answers', () => {
 });
 
 describe('history retention', () => {
-  it('keeps at most the configured count and age per organization, oldest first, never the latest', () => {
+  it('keeps at most the configured count and age per organization, oldest first, never the latest', async () => {
     const db = openConsoleStore(':memory:');
     let clock = 1_000_000_000;
     const store = createRevisionStore(db, { maxRevisions: 3, maxAgeDays: 30 }, () => clock);
-    const change = (org: string) => {
-      const id = store.begin({
+    const change = async (org: string) => {
+      const id = await store.begin({
         org_id: org,
         action: 'replace',
         method: 'replace',
@@ -558,21 +558,22 @@ describe('history retention', () => {
         removed: 0,
         changed: 0,
       });
-      store.finish(org, id, { status: 'applied', result: [perm(2)], result_version: 'w' });
+      await store.finish(org, id, { status: 'applied', result: [perm(2)], result_version: 'w' });
       return id;
     };
-    const ids = Array.from({ length: 5 }, () => change('org-a'));
-    change('org-b');
-    expect(store.list('org-a', { first: 50 }).items.map((r) => r.revision_id)).toEqual(ids.slice(2).reverse());
-    expect(store.list('org-b', { first: 50 }).total).toBe(1);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await change('org-a'));
+    await change('org-b');
+    expect((await store.list('org-a', { first: 50 })).items.map((r) => r.revision_id)).toEqual(ids.slice(2).reverse());
+    expect((await store.list('org-b', { first: 50 })).total).toBe(1);
     // 31 days later, one more change: the older ones go by age, the new latest stays.
     clock += 31 * 86_400;
-    const latest = change('org-a');
-    expect(store.list('org-a', { first: 50 }).items.map((r) => r.revision_id)).toEqual([latest]);
+    const latest = await change('org-a');
+    expect((await store.list('org-a', { first: 50 })).items.map((r) => r.revision_id)).toEqual([latest]);
     // Age alone never removes an organization's latest revision.
     clock += 365 * 86_400;
-    store.prune('org-b');
-    expect(store.list('org-b', { first: 50 }).total).toBe(1);
+    await store.prune('org-b');
+    expect((await store.list('org-b', { first: 50 })).total).toBe(1);
     db.close();
   });
 });

@@ -81,6 +81,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     historyMaxRevisions: 200,
     historyMaxAgeDays: 180,
     maxUpstreamPerClient: 16,
+    databaseUrl: undefined,
+    consoleEgressIps: [],
+    enterpriseName: undefined,
     ...overrides,
   };
 }

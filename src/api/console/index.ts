@@ -3,12 +3,16 @@
  * rows with the same validation and problem bodies, and the browser calls them by id through the same client.
  */
 import type { ConsoleOperationDef } from './define';
+import { consoleDoctorOperations } from './doctor';
 import { consoleGitPermissionOperations } from './git-permissions';
+import { consoleIpAccessListOperations } from './ip-access-list';
 import { consoleSystemOperations } from './system';
 
 export const consoleOperations = {
   ...consoleSystemOperations,
   ...consoleGitPermissionOperations,
+  ...consoleIpAccessListOperations,
+  ...consoleDoctorOperations,
 } as const;
 
 export type ConsoleOperations = typeof consoleOperations;

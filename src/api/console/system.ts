@@ -2,7 +2,26 @@
 import { z } from 'zod';
 import { defineConsoleOperations } from './define';
 
-export const ConsoleHealth = z.looseObject({ status: z.literal('ok'), uptime_s: z.number().int() });
+/** The console's own store as /console/health reports it (never its address or password). */
+export const ConsoleStoreHealth = z.looseObject({
+  kind: z.enum(['sqlite', 'postgres']),
+  state: z.enum(['ok', 'unavailable']),
+  /** Unix seconds since the store is unreachable; null while it answers. */
+  unavailable_since: z.number().int().nullable(),
+  error: z.string().nullable(),
+  /** Schema migrations applied. */
+  migrations: z.number().int(),
+});
+
+/**
+ * 200 while the console and its store answer; 503 (a problem body carrying `store`) while the store cannot be
+ * reached, so a load balancer takes the replica out until it recovers by itself.
+ */
+export const ConsoleHealth = z.looseObject({
+  status: z.literal('ok'),
+  uptime_s: z.number().int(),
+  store: ConsoleStoreHealth.optional(),
+});
 export type ConsoleHealth = z.infer<typeof ConsoleHealth>;
 
 /** How people sign in: one-time links, links and CONSOLE_ACCESS_TOKEN, or not at all (CONSOLE_AUTH=off). */

@@ -1,13 +1,15 @@
 /** The console server's own endpoints under `/console/*`: health, configuration status, safe bulk operations. */
 import { Hono } from 'hono';
-import type { Db } from '../../node/db';
 import { accessModeOf } from '../access';
 import type { Config } from '../config';
 import { compressLargeJson } from './compress';
+import { doctorHandlers } from './doctor';
 import { gitPermissionHandlers } from './git-permissions';
+import { enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
 import { mountConsoleOperations } from './mount';
 import type { Redactor } from '../redact';
-import { problemResponse } from '../../node/problem-writer';
+import { HttpProblem, problemResponse } from '../../node/problem-writer';
+import type { ConsoleStore } from './storage/console-store';
 import { consoleErrorResponse } from './problems';
 import type { UpstreamClient } from './upstream-client';
 
@@ -17,17 +19,32 @@ export interface ConsoleDeps {
   /** Where the proxy sends API calls (the sandbox's loopback URL in sandbox mode). */
   upstreamUrl: string;
   startedAt: number;
-  /** The console's own store (console.db). */
-  db: Db;
+  /** The console's own store: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by replicas. */
+  store: ConsoleStore;
   /** Removes the credential from every answer, stored error and log line. */
   redactor: Redactor;
+  /** The credential the proxy adds (the doctor checks it); never answered. */
+  apiKey?: string;
 }
 
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const app = new Hono();
   app.use(compressLargeJson());
   mountConsoleOperations(app, {
-    'console.health': () => ({ status: 'ok', uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
+    'console.health': async () => {
+      const uptime_s = Math.round((Date.now() - deps.startedAt) / 1000);
+      const store = await deps.store.health();
+      if (store.state !== 'ok') {
+        // A load balancer's health check takes this replica out until its store is back.
+        throw new HttpProblem(
+          503,
+          `The console's store (${store.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'}) cannot be reached: ${store.error ?? 'unknown error'}. Sign-in, history and guarded changes answer 503 until it is back.`,
+          { status_text: 'unavailable', uptime_s, store },
+          { 'retry-after': '5' },
+        );
+      }
+      return { status: 'ok', uptime_s, store };
+    },
     'console.config': () => ({
       mode: deps.config.mode,
       sandbox: deps.config.mode === 'sandbox',
@@ -36,9 +53,20 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       // 'link': one-time sign-in links; 'token': links and CONSOLE_ACCESS_TOKEN; 'off': CONSOLE_AUTH=off.
       access_control: accessModeOf(deps.config),
     }),
-    ...gitPermissionHandlers({
-      ...deps,
-      retention: { maxRevisions: deps.config.historyMaxRevisions, maxAgeDays: deps.config.historyMaxAgeDays },
+    ...gitPermissionHandlers(deps),
+    ...ipAccessListHandlers({
+      upstream: deps.upstream,
+      redactor: deps.redactor,
+      store: deps.store.ipAccessList,
+      protectedAddresses: protectedAddressesOf(deps.config),
+      enterpriseName: enterpriseNameOf(deps.config),
+    }),
+    ...doctorHandlers({
+      config: deps.config,
+      upstreamUrl: deps.upstreamUrl,
+      apiKey: deps.apiKey,
+      settings: deps.store.settings,
+      redactor: deps.redactor,
     }),
   });
 

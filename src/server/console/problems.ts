@@ -11,6 +11,15 @@ import { HttpProblem, httpProblemResponse, problemResponse, summarizeFieldErrors
 import { BodyTooLarge, readTextCapped } from '../../node/read-body';
 import type { Redactor } from '../redact';
 import { UpstreamProblem } from './upstream-client';
+import { StoreUnavailable } from './storage/postgres';
+
+/** Seconds a client is asked to wait when the console's store cannot be reached. */
+export const STORE_RETRY_AFTER_S = 5;
+
+/** The detail of a 503 for an unreachable store: what is affected, never the database's address. */
+export function storeUnavailableDetail(err: StoreUnavailable): string {
+  return `${err.message}. This console replica answers again by itself once its database is back.`;
+}
 
 /** Largest body a `/console` endpoint accepts: a git-permission set at its limit, with its base, fits. */
 export const CONSOLE_MAX_BODY_BYTES = 2 * 1_048_576;
@@ -57,6 +66,14 @@ export function consoleErrorResponse(c: Context, err: unknown, redactor: Redacto
       instance,
       extra: { ...extra, ...(errors ? { errors } : {}) },
       headers: err.headers,
+      redact,
+    });
+  }
+  if (err instanceof StoreUnavailable) {
+    return problemResponse(503, storeUnavailableDetail(err), {
+      instance,
+      extra: { title: 'Service Unavailable', store: err.store },
+      headers: { 'retry-after': String(STORE_RETRY_AFTER_S) },
       redact,
     });
   }

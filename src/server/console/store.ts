@@ -2,9 +2,31 @@
 import { join } from 'node:path';
 import { migrate, openDb, type Db, type Migration } from '../../node/db';
 import { gitPermissionConsoleMigrations } from './git-permissions/store';
+import { ipAccessListConsoleMigrations } from './ip-access-list/store';
+import { gitPermissionPgMigrations } from './git-permissions/store-postgres';
+import { sessionMigrations } from './sessions-store';
+import { sessionPgMigrations } from './sessions-store-postgres';
+import { settingsMigrations, settingsPgMigrations } from './storage/settings';
+import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
 
 /** Every console feature's migrations, in order. */
-export const consoleMigrations: Migration[] = [...gitPermissionConsoleMigrations];
+export const consoleMigrations: Migration[] = [
+  ...gitPermissionConsoleMigrations,
+  ...ipAccessListConsoleMigrations,
+  ...sessionMigrations,
+  ...settingsMigrations,
+];
+
+/**
+ * The same for PostgreSQL (DATABASE_URL; `storage/console-store.ts` opens either): each feature's tables in
+ * PostgreSQL's dialect, applied at start under an advisory lock.
+ */
+export const consolePgMigrations: Migration[] = [
+  ...gitPermissionPgMigrations,
+  ...ipAccessListPgMigrations,
+  ...sessionPgMigrations,
+  ...settingsPgMigrations,
+];
 
 export function openConsoleStore(dataDir: string): Db {
   const db = openDb(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'console.db'));

@@ -9,8 +9,10 @@
  *   4. apply upstream: one atomic PUT (≤ 200 items), DELETE for a clear, or — only when the request allows
  *      it — per-item operations (delete, update, add) for a set larger than one PUT accepts;
  *   5. record the result (or the failure) on the revision.
- * Changes to one organization are serialized here, so two console users cannot interleave steps 1–4. A single
- * permission's read-only toggle goes through the same lock, version check and history (PATCH .../permissions/{id}).
+ * Changes to one organization are serialized (the store's SetLocks: in this process, and with PostgreSQL across
+ * every replica by an advisory lock), so two console users cannot interleave steps 1–5 whichever replica answers
+ * them. A single permission's read-only toggle goes through the same lock, version check and history
+ * (PATCH .../permissions/{id}).
  */
 import {
   diffGitPermissionSets,
@@ -25,12 +27,12 @@ import {
   type GitPermissionInput,
 } from '../../../api/git-permissions/resources';
 import type { ConsoleGitPermissionSet, GitRevisionAction } from '../../../api/console/git-permissions';
-import type { Db } from '../../../node/db';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandler, ConsoleHandlers } from '../mount';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { UpstreamClient } from '../upstream-client';
-import { createRevisionStore, type RetentionPolicy } from './store';
+import type { SetLocks } from '../storage/locks';
+import type { RevisionStore } from './store';
 
 /** A permission as a replace or add request carries it. */
 const toInput = (p: GitPermissionInput): GitPermissionInput => normalizeGitPermission(p);
@@ -46,15 +48,14 @@ async function readCurrent(upstream: UpstreamClient, orgId: string, signal?: Abo
 
 export interface GitPermissionDeps {
   upstream: UpstreamClient;
-  /** The console's own store (console.db), migrated. */
-  db: Db;
+  /** The console's own store: the history of changes and the per-organization locks. */
+  store: { gitPermissions: RevisionStore; locks: SetLocks };
   redactor: Redactor;
-  retention?: RetentionPolicy;
 }
 
 /** The handlers of the console's git-permission operations (`console.gitPermissions.*`). */
 export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers {
-  const store = createRevisionStore(deps.db, deps.retention);
+  const store = deps.store.gitPermissions;
   const { upstream, redactor } = deps;
 
   /** A set as the console answers it: the items, their version token and count. */
@@ -66,25 +67,26 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
   });
 
   /** Records a change as applied with the set it produced, and answers that set with the revision. */
-  function recordApplied(orgId: string, revisionId: number, result: GitPermission[]) {
+  async function recordApplied(orgId: string, revisionId: number, result: GitPermission[]) {
     const answer = setAnswer(orgId, result);
-    store.finish(orgId, revisionId, { status: 'applied', result, result_version: answer.version });
-    return { ...answer, revision: store.summary(orgId, revisionId), unchanged: false };
+    await store.finish(orgId, revisionId, { status: 'applied', result, result_version: answer.version });
+    return { ...answer, revision: await store.summary(orgId, revisionId), unchanged: false };
   }
-  const locks = new Map<string, Promise<unknown>>();
 
-  /** Runs changes to one organization one after another. */
-  function serialized<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-    const prev = locks.get(orgId) ?? Promise.resolve();
-    const next = prev.catch(() => undefined).then(work);
-    locks.set(orgId, next);
-    void next
-      .finally(() => {
-        if (locks.get(orgId) === next) locks.delete(orgId);
-      })
-      .catch(() => undefined);
-    return next;
-  }
+  /**
+   * Records a failed change. The upstream's error is what the admin must see: a store that fails now too
+   * (it became unreachable) is only logged, and the revision keeps its previous set, status `applying`.
+   */
+  const finishQuietly = (orgId: string, id: number, outcome: Parameters<typeof store.finish>[2]) =>
+    store.finish(orgId, id, outcome).catch((err: unknown) => {
+      console.error(
+        `[console] recording git-permission revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}`,
+      );
+    });
+
+  /** Runs changes to one organization one after another, across every replica sharing the store. */
+  const serialized = <T>(orgId: string, work: () => Promise<T>): Promise<T> =>
+    deps.store.locks.run('git-permissions', orgId, work);
 
   interface ChangeRequest {
     orgId: string;
@@ -149,7 +151,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       }
       const method = desired === null ? 'clear' : tooLarge ? 'per_item' : 'replace';
       // 3. The previous set is stored before anything changes upstream.
-      const id = store.begin({
+      const id = await store.begin({
         org_id: orgId,
         action: req.action,
         method,
@@ -161,9 +163,9 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         changed: diff.changed.length,
       });
       let progressed = false;
+      let result: GitPermission[];
       try {
         // 4. Apply.
-        let result: GitPermission[];
         if (method === 'clear') {
           await upstream.call('gitPermissions.clear', { params: { org_id: orgId } });
           result = [];
@@ -195,30 +197,30 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
           }
           result = await readCurrent(upstream, orgId);
         }
-        // 5. Record the result.
-        return recordApplied(orgId, id, result);
       } catch (err) {
         // Stored and served again by the history: never with the credential in it.
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
         if (progressed) {
           // Per-item apply stopped half-way: record what the set is now, so nothing is lost from view.
           const now = await readCurrent(upstream, orgId).catch(() => null);
-          store.finish(orgId, id, {
+          await finishQuietly(orgId, id, {
             status: 'partial',
             result: now,
             result_version: now ? gitPermissionSetVersion(now) : null,
             error: message,
           });
         } else {
-          store.finish(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
+          await finishQuietly(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
         }
         throw err;
       }
+      // 5. Record the result.
+      return recordApplied(orgId, id, result);
     });
   }
 
-  const revisionOf = (orgId: string, revisionId: number) => {
-    const rev = store.get(orgId, revisionId);
+  const revisionOf = async (orgId: string, revisionId: number) => {
+    const rev = await store.get(orgId, revisionId);
     if (!rev) throw new HttpProblem(404, `Revision ${revisionId} was not found in this organization's history`);
     return rev;
   };
@@ -239,7 +241,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       if ((before.read_only ?? false) === body.read_only) {
         return { ...setAnswer(orgId, current), revision: null, unchanged: true, permission: before };
       }
-      const id = store.begin({
+      const id = await store.begin({
         org_id: orgId,
         action: 'update',
         method: 'per_item',
@@ -250,18 +252,19 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         removed: 0,
         changed: 1,
       });
+      let updated: Awaited<ReturnType<typeof upstream.call<'gitPermissions.update'>>>;
       try {
-        const updated = await upstream.call('gitPermissions.update', {
+        updated = await upstream.call('gitPermissions.update', {
           params: { org_id: orgId, git_permission_id: permissionId },
           body: { read_only: body.read_only },
         });
-        const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
-        return { ...recordApplied(orgId, id, result), permission: updated };
       } catch (err) {
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        store.finish(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
+        await finishQuietly(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
         throw err;
       }
+      const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
+      return { ...(await recordApplied(orgId, id, result)), permission: updated };
     });
   };
 
@@ -291,8 +294,8 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         restoredFrom: null,
       }),
     'console.gitPermissions.update': update,
-    'console.gitPermissions.revisions.list': ({ params, query }) => {
-      const page = store.list(params.org_id, { first: query.first, after: query.after });
+    'console.gitPermissions.revisions.list': async ({ params, query }) => {
+      const page = await store.list(params.org_id, { first: query.first, after: query.after });
       const last = page.items[page.items.length - 1];
       return {
         items: page.items,
@@ -301,9 +304,9 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         end_cursor: page.has_next_page && last ? String(last.revision_id) : null,
       };
     },
-    'console.gitPermissions.revisions.diff': ({ params, query }) => {
-      const from = revisionOf(params.org_id, query.from);
-      const to = revisionOf(params.org_id, query.to);
+    'console.gitPermissions.revisions.diff': async ({ params, query }) => {
+      const from = await revisionOf(params.org_id, query.from);
+      const to = await revisionOf(params.org_id, query.to);
       // Each revision stands for the set it produced (its previous set when it did not complete).
       const setOf = (r: typeof from) => r.result ?? r.previous;
       const { previous: _p, result: _r, ...fromSummary } = from;
@@ -311,8 +314,8 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       return { from: fromSummary, to: toSummary, diff: diffGitPermissionSets(setOf(from), setOf(to)) };
     },
     'console.gitPermissions.revisions.get': ({ params }) => revisionOf(params.org_id, params.revision_id),
-    'console.gitPermissions.revisions.restore': ({ params, body }) => {
-      const rev = revisionOf(params.org_id, params.revision_id);
+    'console.gitPermissions.revisions.restore': async ({ params, body }) => {
+      const rev = await revisionOf(params.org_id, params.revision_id);
       const set = body.set === 'result' ? rev.result : rev.previous;
       if (!set)
         throw new HttpProblem(

@@ -1,5 +1,6 @@
 /**
- * The history of git-permission changes made through the console, in the console's SQLite store: each
+ * The history of git-permission changes made through the console, in the console's SQLite store (its
+ * PostgreSQL twin is store-postgres.ts; both behind the one RevisionStore interface): each
  * revision keeps the complete set as it was before the change (written before anything is applied upstream)
  * and, once applied, the resulting set.
  */
@@ -80,7 +81,7 @@ export const gitPermissionConsoleMigrations: Migration[] = [
   },
 ];
 
-interface RevisionRow {
+export interface RevisionRow {
   revision_id: number;
   org_id: string;
   created_at: number;
@@ -101,10 +102,10 @@ interface RevisionRow {
   error: string | null;
 }
 
-const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, method, status, restored_from, previous_version,
+export const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, method, status, restored_from, previous_version,
   previous_count, result_version, result_count, added, removed, changed, error`;
 
-const now = () => Math.floor(Date.now() / 1000);
+export const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * How much history is kept per organization: at most `maxRevisions` revisions and none older than
@@ -117,36 +118,53 @@ export interface RetentionPolicy {
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxRevisions: 200, maxAgeDays: 180 };
 
+export interface BeginRevision {
+  org_id: string;
+  action: GitRevisionAction;
+  method: GitPermissionRevisionSummary['method'];
+  restored_from: number | null;
+  previous: GitPermission[];
+  previous_version: string;
+  added: number;
+  removed: number;
+  changed: number;
+}
+
+export interface FinishRevision {
+  status: GitRevisionStatus;
+  result: GitPermission[] | null;
+  result_version: string | null;
+  error?: string | null;
+}
+
+export interface RevisionPage {
+  items: GitPermissionRevisionSummary[];
+  total: number;
+  has_next_page: boolean;
+}
+
+/** The history of one kind of guarded set, per organization (SQLite here; PostgreSQL in store-postgres.ts). */
 export interface RevisionStore {
-  begin(input: {
-    org_id: string;
-    action: GitRevisionAction;
-    method: GitPermissionRevisionSummary['method'];
-    restored_from: number | null;
-    previous: GitPermission[];
-    previous_version: string;
-    added: number;
-    removed: number;
-    changed: number;
-  }): number;
-  finish(
-    orgId: string,
-    id: number,
-    outcome: {
-      status: GitRevisionStatus;
-      result: GitPermission[] | null;
-      result_version: string | null;
-      error?: string | null;
-    },
-  ): void;
-  list(
-    orgId: string,
-    opts: { first: number; after?: number },
-  ): { items: GitPermissionRevisionSummary[]; total: number; has_next_page: boolean };
-  get(orgId: string, id: number): GitPermissionRevision | null;
-  summary(orgId: string, id: number): GitPermissionRevisionSummary | null;
+  /** Stores the previous set of a change about to be applied; answers the revision's number. */
+  begin(input: BeginRevision): Promise<number>;
+  /** Records how the change ended, then applies the retention policy. */
+  finish(orgId: string, id: number, outcome: FinishRevision): Promise<void>;
+  list(orgId: string, opts: { first: number; after?: number }): Promise<RevisionPage>;
+  get(orgId: string, id: number): Promise<GitPermissionRevision | null>;
+  summary(orgId: string, id: number): Promise<GitPermissionRevisionSummary | null>;
   /** Applies the retention policy to one organization's history; answers how many revisions went. */
-  prune(orgId: string): number;
+  prune(orgId: string): Promise<number>;
+}
+
+/** A stored row as the API answers it: the sets parsed. */
+export function revisionOfRow(row: RevisionRow & { row_id?: number }): GitPermissionRevision {
+  // row_id is the store's internal key, not part of the answer.
+  const { previous_json, result_json, row_id: _rowId, ...rest } = row;
+  return {
+    ...rest,
+    previous: JSON.parse(previous_json) as GitPermission[],
+    result: result_json ? (JSON.parse(result_json) as GitPermission[]) : null,
+  };
 }
 
 export function createRevisionStore(
@@ -171,8 +189,16 @@ export function createRevisionStore(
   const update = db.prepare(
     `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ? WHERE org_id = ? AND revision_id = ?`,
   );
+  const prune = (orgId: string) => {
+    const cutoff = clock() - retention.maxAgeDays * 86_400;
+    return db.transaction(() => {
+      const byAge = pruneByAge.run(orgId, cutoff, orgId).changes;
+      const byCount = pruneByCount.run(orgId, orgId, Math.max(1, retention.maxRevisions)).changes;
+      return byAge + byCount;
+    })();
+  };
   return {
-    begin(i) {
+    async begin(i) {
       const r = insert.get(
         i.org_id,
         i.org_id,
@@ -189,7 +215,7 @@ export function createRevisionStore(
       ) as { revision_id: number };
       return r.revision_id;
     },
-    finish(orgId, id, o) {
+    async finish(orgId, id, o) {
       update.run(
         o.status,
         clock(),
@@ -200,17 +226,10 @@ export function createRevisionStore(
         orgId,
         id,
       );
-      this.prune(orgId);
+      prune(orgId);
     },
-    prune(orgId) {
-      const cutoff = clock() - retention.maxAgeDays * 86_400;
-      return db.transaction(() => {
-        const byAge = pruneByAge.run(orgId, cutoff, orgId).changes;
-        const byCount = pruneByCount.run(orgId, orgId, Math.max(1, retention.maxRevisions)).changes;
-        return byAge + byCount;
-      })();
-    },
-    list(orgId, { first, after }) {
+    prune: async (orgId) => prune(orgId),
+    async list(orgId, { first, after }) {
       const total = (
         db.prepare('SELECT count(*) AS n FROM git_permission_revisions WHERE org_id = ?').get(orgId) as { n: number }
       ).n;
@@ -224,19 +243,13 @@ export function createRevisionStore(
         ) as GitPermissionRevisionSummary[];
       return { items: rows.slice(0, first), total, has_next_page: rows.length > first };
     },
-    get(orgId, id) {
+    async get(orgId, id) {
       const row = db
         .prepare('SELECT * FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?')
         .get(orgId, id) as RevisionRow | undefined;
-      if (!row) return null;
-      const { previous_json, result_json, ...rest } = row;
-      return {
-        ...rest,
-        previous: JSON.parse(previous_json) as GitPermission[],
-        result: result_json ? (JSON.parse(result_json) as GitPermission[]) : null,
-      };
+      return row ? revisionOfRow(row) : null;
     },
-    summary(orgId, id) {
+    async summary(orgId, id) {
       return (
         (db
           .prepare(`SELECT ${SUMMARY_COLUMNS} FROM git_permission_revisions WHERE org_id = ? AND revision_id = ?`)

@@ -1,0 +1,163 @@
+/**
+ * The history of IP access list changes in PostgreSQL (DATABASE_URL): the IpAccessListRevisionStore of
+ * store.ts, shared by every console replica. `serialize` takes the store's per-set lock (a PostgreSQL advisory
+ * lock held for the whole change), so two replicas' applies cannot pass each other's version check.
+ */
+import type {
+  IpAccessListRevisionSummary,
+  IpRevisionAction,
+  IpRevisionStatus,
+} from '../../../api/console/ip-access-list';
+import type { Migration } from '../../../node/db';
+import type { SetLocks } from '../storage/locks';
+import type { PgDatabase } from '../storage/postgres';
+import { DEFAULT_IP_RETENTION, type IpAccessListRevisionStore, type IpRetentionPolicy } from './store';
+
+export const ipAccessListPgMigrations: Migration[] = [
+  {
+    id: 'ip-access-list-console-001-revisions',
+    sql: `CREATE TABLE ip_access_list_revisions (
+      revision_id BIGSERIAL PRIMARY KEY,
+      created_at BIGINT NOT NULL,
+      completed_at BIGINT,
+      action TEXT NOT NULL,
+      status TEXT NOT NULL,
+      restored_from BIGINT,
+      previous_json TEXT NOT NULL,
+      previous_version TEXT NOT NULL,
+      previous_count INTEGER NOT NULL,
+      result_json TEXT,
+      result_version TEXT,
+      result_count INTEGER,
+      added_json TEXT NOT NULL,
+      removed_json TEXT NOT NULL,
+      locked_out_json TEXT NOT NULL DEFAULT '[]',
+      error TEXT
+    );`,
+  },
+];
+
+interface Row {
+  revision_id: number;
+  created_at: number;
+  completed_at: number | null;
+  action: IpRevisionAction;
+  status: IpRevisionStatus;
+  restored_from: number | null;
+  previous_json: string;
+  previous_version: string;
+  previous_count: number;
+  result_json: string | null;
+  result_version: string | null;
+  result_count: number | null;
+  added_json: string;
+  removed_json: string;
+  locked_out_json: string;
+  error: string | null;
+}
+
+const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
+
+function summaryOf(r: Row): IpAccessListRevisionSummary {
+  return {
+    revision_id: r.revision_id,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+    action: r.action,
+    status: r.status,
+    restored_from: r.restored_from,
+    previous_version: r.previous_version,
+    previous_count: r.previous_count,
+    result_version: r.result_version,
+    result_count: r.result_count,
+    added: strings(r.added_json),
+    removed: strings(r.removed_json),
+    locked_out: strings(r.locked_out_json),
+    error: r.error,
+  };
+}
+
+export function createPgIpAccessListStore(
+  db: PgDatabase,
+  locks: SetLocks,
+  retention: IpRetentionPolicy = DEFAULT_IP_RETENTION,
+  clock: () => number = () => Math.floor(Date.now() / 1000),
+): IpAccessListRevisionStore {
+  const byId = async (id: number) =>
+    (await db.query<Row>('SELECT * FROM ip_access_list_revisions WHERE revision_id = $1', [id]))[0];
+  return {
+    async begin(i) {
+      const rows = await db.query<{ revision_id: number }>(
+        `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
+           previous_count, added_json, removed_json, locked_out_json)
+         VALUES ($1, $2, 'applying', $3, $4, $5, $6, $7, $8, $9) RETURNING revision_id`,
+        [
+          clock(),
+          i.action,
+          i.restored_from,
+          JSON.stringify(i.previous),
+          i.previous_version,
+          i.previous.length,
+          JSON.stringify(i.added),
+          JSON.stringify(i.removed),
+          JSON.stringify(i.locked_out),
+        ],
+      );
+      return rows[0]!.revision_id;
+    },
+    async finish(id, o) {
+      await db.query(
+        `UPDATE ip_access_list_revisions SET status = $1, completed_at = $2, result_json = $3, result_version = $4,
+           result_count = $5, added_json = coalesce($6, added_json), removed_json = coalesce($7, removed_json), error = $8
+         WHERE revision_id = $9`,
+        [
+          o.status,
+          clock(),
+          o.result ? JSON.stringify(o.result) : null,
+          o.result_version,
+          o.result ? o.result.length : null,
+          o.added ? JSON.stringify(o.added) : null,
+          o.removed ? JSON.stringify(o.removed) : null,
+          o.error ?? null,
+          id,
+        ],
+      );
+      const cutoff = clock() - retention.maxAgeDays * 86_400;
+      await db.transaction(async (q) => {
+        await q(
+          `DELETE FROM ip_access_list_revisions WHERE created_at < $1 AND status != 'applying'
+             AND revision_id < (SELECT max(revision_id) FROM ip_access_list_revisions)`,
+          [cutoff],
+        );
+        await q(
+          `DELETE FROM ip_access_list_revisions WHERE status != 'applying' AND revision_id NOT IN
+             (SELECT revision_id FROM ip_access_list_revisions ORDER BY revision_id DESC LIMIT $1)`,
+          [Math.max(1, retention.maxRevisions)],
+        );
+      });
+    },
+    async list({ first, after }) {
+      const [count] = await db.query<{ n: number }>('SELECT count(*) AS n FROM ip_access_list_revisions');
+      const rows = await db.query<Row>(
+        'SELECT * FROM ip_access_list_revisions WHERE revision_id < $1 ORDER BY revision_id DESC LIMIT $2',
+        [after ?? Number.MAX_SAFE_INTEGER, first + 1],
+      );
+      return { items: rows.slice(0, first).map(summaryOf), total: count?.n ?? 0, has_next_page: rows.length > first };
+    },
+    async get(id) {
+      const row = await byId(id);
+      if (!row) return null;
+      return {
+        ...summaryOf(row),
+        previous: strings(row.previous_json),
+        result: row.result_json ? strings(row.result_json) : null,
+      };
+    },
+    async summary(id) {
+      const row = await byId(id);
+      return row ? summaryOf(row) : null;
+    },
+    // The IP access list is enterprise-wide: one set, one lock.
+    serialize: (work) => locks.run('ip-access-list', 'enterprise', work),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The console server's own store, one object per process: sign-in sessions and links, sign-in failure counters,
+ * the history of every guarded set, the console's settings, and the per-set locks of guarded changes. Each
+ * concern is one asynchronous interface with two implementations:
+ *   - SQLite in DATA_DIR/console.db (the default; one console process), and
+ *   - PostgreSQL when DATABASE_URL is set, shared by several console replicas behind a load balancer.
+ * The migrations of both are listed in `../store.ts`.
+ */
+import { type Db, migrate, openDb } from '../../../node/db';
+import type { Config } from '../../config';
+import { createRevisionStore, type RetentionPolicy, type RevisionStore } from '../git-permissions/store';
+import { createPgRevisionStore } from '../git-permissions/store-postgres';
+import {
+  createSessionStore,
+  createSignInFailureStore,
+  type SessionStore,
+  type SignInFailureStore,
+} from '../sessions-store';
+import { createPgSessionStore, createPgSignInFailureStore } from '../sessions-store-postgres';
+import { consoleMigrations, consolePgMigrations } from '../store';
+import { createLocalLocks, createPgLocks, type PgLockOptions, type SetLocks } from './locks';
+import { openPgDatabase, StoreUnavailable, type PgDatabase, type PgOptions, type StoreState } from './postgres';
+import { createPgSettingsStore, createSettingsStore, type SettingsStore } from './settings';
+import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '../ip-access-list/store';
+import { createPgIpAccessListStore } from '../ip-access-list/store-postgres';
+import { join } from 'node:path';
+
+export interface ConsoleStore {
+  kind: 'sqlite' | 'postgres';
+  sessions: SessionStore;
+  signInFailures: SignInFailureStore;
+  /** The history of git-permission changes (retention applied on every change). */
+  gitPermissions: RevisionStore;
+  /** The history of IP access list changes (enterprise-wide; its `serialize` takes the shared lock too). */
+  ipAccessList: IpAccessListRevisionStore;
+  settings: SettingsStore;
+  /** Serializes guarded changes per set: in this process, and with PostgreSQL across every replica. */
+  locks: SetLocks;
+  /** The SQLite database itself (SQLite only). */
+  sqlite: Db | undefined;
+  /** PostgreSQL itself (PostgreSQL only). */
+  postgres: PgDatabase | undefined;
+  /** Checks the store now: reachable or not, and how many migrations its schema has. */
+  health(): Promise<StoreState>;
+  close(): Promise<void>;
+}
+
+export interface ConsoleStoreOptions {
+  retention?: RetentionPolicy;
+  /** History clock in Unix seconds (tests move it). */
+  clock?: () => number;
+}
+
+/** The SQLite store in `dataDir` (`:memory:` in tests), migrated. */
+export function openSqliteConsoleStore(dataDir: string, opts: ConsoleStoreOptions = {}): ConsoleStore {
+  const db = openDb(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'console.db'));
+  migrate(db, consoleMigrations);
+  return sqliteConsoleStore(db, opts);
+}
+
+/** The store over an SQLite database already migrated with `consoleMigrations`. */
+export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): ConsoleStore {
+  const migrations = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM schema_migrations');
+  return {
+    kind: 'sqlite',
+    sessions: createSessionStore(db),
+    signInFailures: createSignInFailureStore(db),
+    gitPermissions: createRevisionStore(db, opts.retention, opts.clock),
+    ipAccessList: createSqliteIpAccessListStore(db, opts.retention, opts.clock),
+    settings: createSettingsStore(db),
+    locks: createLocalLocks(),
+    sqlite: db,
+    postgres: undefined,
+    async health() {
+      try {
+        return { kind: 'sqlite', state: 'ok', unavailable_since: null, error: null, migrations: migrations.get()!.n };
+      } catch (err) {
+        return {
+          kind: 'sqlite',
+          state: 'unavailable',
+          unavailable_since: Math.floor(Date.now() / 1000),
+          error: err instanceof Error ? err.message : 'unknown error',
+          migrations: 0,
+        };
+      }
+    },
+    close: async () => void db.close(),
+  };
+}
+
+/**
+ * The PostgreSQL store at `url`: connects (waiting up to `waitMs` for a database that is still starting) and
+ * applies the migrations not applied yet, under an advisory lock so replicas starting together migrate once.
+ */
+export async function openPostgresConsoleStore(
+  url: string,
+  opts: ConsoleStoreOptions & PgOptions & PgLockOptions & { waitMs?: number } = {},
+): Promise<ConsoleStore> {
+  const db = await openPgDatabase(url, consolePgMigrations, opts);
+  const locks = createPgLocks(db, opts);
+  return {
+    kind: 'postgres',
+    sessions: createPgSessionStore(db),
+    signInFailures: createPgSignInFailureStore(db),
+    gitPermissions: createPgRevisionStore(db, opts.retention, opts.clock),
+    ipAccessList: createPgIpAccessListStore(db, locks, opts.retention, opts.clock),
+    settings: createPgSettingsStore(db),
+    locks,
+    sqlite: undefined,
+    postgres: db,
+    health: () => db.ping(),
+    close: () => db.close(),
+  };
+}
+
+/** The store the configuration asks for: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR. */
+export async function openConsoleStoreFor(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'historyMaxRevisions' | 'historyMaxAgeDays'>,
+  opts: PgOptions & { waitMs?: number } = {},
+): Promise<ConsoleStore> {
+  const retention = { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays };
+  return config.databaseUrl
+    ? openPostgresConsoleStore(config.databaseUrl, { ...opts, retention })
+    : openSqliteConsoleStore(config.dataDir, { retention });
+}
+
+export { StoreUnavailable, type StoreState };
