@@ -1,0 +1,47 @@
+/**
+ * Remediating findings, one or a selection: one call each (the API has no bulk form), a few at a time, and what
+ * came of each — a new session, "already being remediated" (409, with the existing session), or an error.
+ */
+import type { CodeScanFinding, RemediateResult } from '@/api/operations/code-scans';
+import { isApiError } from '@/lib/api-error';
+
+export type RemediationOutcome =
+  | { finding: CodeScanFinding; kind: 'started'; sessionId: string }
+  | { finding: CodeScanFinding; kind: 'already'; sessionId: string | null }
+  | { finding: CodeScanFinding; kind: 'error'; error: unknown };
+
+/** Calls at the same time: enough to be quick, few enough to stay well under any rate limit. */
+const CONCURRENCY = 4;
+
+export async function remediateAll(
+  findings: readonly CodeScanFinding[],
+  call: (f: CodeScanFinding) => Promise<RemediateResult>,
+  onOutcome?: (o: RemediationOutcome) => void,
+): Promise<RemediationOutcome[]> {
+  const out: RemediationOutcome[] = new Array(findings.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < findings.length) {
+      const i = next++;
+      const finding = findings[i]!;
+      let o: RemediationOutcome;
+      try {
+        const r = await call(finding);
+        o = { finding, kind: 'started', sessionId: r.session_id };
+      } catch (error) {
+        if (isApiError(error) && error.status === 409) {
+          const fromProblem = (error.problem as { session_id?: unknown }).session_id;
+          o = {
+            finding,
+            kind: 'already',
+            sessionId: typeof fromProblem === 'string' ? fromProblem : (finding.remediation_session_id ?? null),
+          };
+        } else o = { finding, kind: 'error', error };
+      }
+      out[i] = o;
+      onOutcome?.(o);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, findings.length) }, worker));
+  return out;
+}
