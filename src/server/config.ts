@@ -69,7 +69,10 @@ export const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^12
 /** CONSOLE_EGRESS_IPS: comma-separated addresses (not ranges), each once, in canonical text. */
 function egressIps(raw: string | undefined, problems: string[]): string[] {
   const out: string[] = [];
-  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const parsed = parseIpAddress(item);
     if (!parsed) {
       problems.push(
