@@ -24,7 +24,11 @@ async function ids(request: APIRequestContext) {
   const sessionId = (await json(`/api/v3/organizations/${orgId}/sessions?first=1`)).items[0]!.session_id!;
   const noteId = (await json(`/api/v3/organizations/${orgId}/knowledge/notes?first=1`)).items[0]?.note_id;
   const enterpriseNoteId = (await json('/api/v3/enterprise/knowledge/notes?first=1')).items[0]?.note_id;
-  return { orgId, sessionId, noteId, enterpriseNoteId };
+  const playbookId = (await json('/api/v3/enterprise/playbooks?first=1')).items[0]?.playbook_id;
+  const orgPlaybookId = (await json(`/api/v3/organizations/${orgId}/playbooks?first=1`)).items[0]?.playbook_id;
+  const findingId = (await json('/api/v3/enterprise/code-scans/findings?first=1')).items[0]?.finding_id;
+  const scheduleId = (await json(`/api/v3/organizations/${orgId}/schedules?first=1`)).items[0]?.schedule_id;
+  return { orgId, sessionId, noteId, enterpriseNoteId, playbookId, orgPlaybookId, scheduleId, findingId };
 }
 
 function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
@@ -58,8 +62,38 @@ function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
     ['IdP groups', '/idp-groups'],
     ['Effective access', '/access?principal=service_user:service-user-ci-bot'],
     ['Effective access by permission', `/access?view=permission&permission=ManageGitIntegrations&org=${x.orgId}`],
+    ['Limits', '/settings/limits'],
+    ['Session tags', `${org}/settings/tags`],
+    ['IP access list', '/settings/ip-access-list'],
+    ['IP access list history', '/settings/ip-access-list/history'],
+    ['Guardrail violations', '/guardrails'],
+    ['Organization guardrail violations', `${org}/guardrails`],
+    ['Code-scan findings', '/code-scans'],
+    ['Enterprise session', `/sessions/${x.sessionId}`],
+    ['Doctor', '/doctor'],
+    ['Usage', '/usage'],
+    ['Organization usage', `${org}/usage`],
+    ['Capacity', '/capacity?status=all'],
+    ['Searches', '/searches'],
+    ['Organization searches', `${org}/searches`],
+    ['Playbooks', '/playbooks'],
+    ['New playbook', '/playbooks/new'],
+    ['Organization playbooks', `${org}/playbooks`],
+    ['New organization playbook', `${org}/playbooks/new`],
+    ['Schedules', `${org}/schedules`],
+    ['New schedule', `${org}/schedules/new`],
     ['Not found', '/no/such/page'],
   ];
+  if (x.playbookId)
+    list.push(['Playbook', `/playbooks/${x.playbookId}`], ['Edit playbook', `/playbooks/${x.playbookId}/edit`]);
+  if (x.orgPlaybookId) list.push(['Organization playbook', `${org}/playbooks/${x.orgPlaybookId}`]);
+  if (x.findingId) list.push(['Code-scan finding', `/code-scans/${x.findingId}`]);
+  if (x.scheduleId) {
+    list.push(
+      ['Schedule', `${org}/schedules/${x.scheduleId}`],
+      ['Edit schedule', `${org}/schedules/${x.scheduleId}/edit`],
+    );
+  }
   if (x.noteId) list.push(['Note', `${org}/knowledge/${x.noteId}`], ['Edit note', `${org}/knowledge/${x.noteId}/edit`]);
   if (x.enterpriseNoteId) list.push(['Enterprise note', `/knowledge/${x.enterpriseNoteId}`]);
   return list;

@@ -12,33 +12,61 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AccessIndexRouteImport } from './routes/access/index'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
+import { Route as CapacityIndexRouteImport } from './routes/capacity/index'
+import { Route as CodeScansIndexRouteImport } from './routes/code-scans/index'
+import { Route as CodeScansFindingIdRouteImport } from './routes/code-scans/$findingId'
+import { Route as DoctorIndexRouteImport } from './routes/doctor/index'
 import { Route as GitConnectionsIndexRouteImport } from './routes/git-connections/index'
+import { Route as GuardrailsIndexRouteImport } from './routes/guardrails/index'
 import { Route as IdpGroupsIndexRouteImport } from './routes/idp-groups/index'
 import { Route as KnowledgeIndexRouteImport } from './routes/knowledge/index'
 import { Route as KnowledgeNewRouteImport } from './routes/knowledge/new'
 import { Route as MembersIndexRouteImport } from './routes/members/index'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
+import { Route as PlaybooksIndexRouteImport } from './routes/playbooks/index'
+import { Route as PlaybooksNewRouteImport } from './routes/playbooks/new'
 import { Route as RolesIndexRouteImport } from './routes/roles/index'
+import { Route as SearchesIndexRouteImport } from './routes/searches/index'
 import { Route as ServiceUsersIndexRouteImport } from './routes/service-users/index'
 import { Route as SessionsIndexRouteImport } from './routes/sessions/index'
+import { Route as SessionsSessionIdRouteImport } from './routes/sessions/$sessionId'
+import { Route as SettingsLimitsRouteImport } from './routes/settings/limits'
+import { Route as UsageIndexRouteImport } from './routes/usage/index'
 import { Route as KnowledgeNoteIdIndexRouteImport } from './routes/knowledge/$noteId/index'
 import { Route as KnowledgeNoteIdEditRouteImport } from './routes/knowledge/$noteId/edit'
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
+import { Route as PlaybooksPlaybookIdIndexRouteImport } from './routes/playbooks/$playbookId/index'
+import { Route as PlaybooksPlaybookIdEditRouteImport } from './routes/playbooks/$playbookId/edit'
+import { Route as SettingsIpAccessListIndexRouteImport } from './routes/settings/ip-access-list/index'
+import { Route as SettingsIpAccessListHistoryRouteImport } from './routes/settings/ip-access-list/history'
 import { Route as OrgsOrgIdGitPermissionsIndexRouteImport } from './routes/orgs/$orgId/git-permissions/index'
 import { Route as OrgsOrgIdGitPermissionsEditRouteImport } from './routes/orgs/$orgId/git-permissions/edit'
+import { Route as OrgsOrgIdGuardrailsIndexRouteImport } from './routes/orgs/$orgId/guardrails/index'
 import { Route as OrgsOrgIdIndexingIndexRouteImport } from './routes/orgs/$orgId/indexing/index'
 import { Route as OrgsOrgIdKnowledgeIndexRouteImport } from './routes/orgs/$orgId/knowledge/index'
 import { Route as OrgsOrgIdKnowledgeNewRouteImport } from './routes/orgs/$orgId/knowledge/new'
 import { Route as OrgsOrgIdMembersIndexRouteImport } from './routes/orgs/$orgId/members/index'
+import { Route as OrgsOrgIdPlaybooksIndexRouteImport } from './routes/orgs/$orgId/playbooks/index'
+import { Route as OrgsOrgIdPlaybooksNewRouteImport } from './routes/orgs/$orgId/playbooks/new'
+import { Route as OrgsOrgIdSchedulesIndexRouteImport } from './routes/orgs/$orgId/schedules/index'
+import { Route as OrgsOrgIdSchedulesNewRouteImport } from './routes/orgs/$orgId/schedules/new'
+import { Route as OrgsOrgIdSearchesIndexRouteImport } from './routes/orgs/$orgId/searches/index'
+import { Route as OrgsOrgIdSecretsIndexRouteImport } from './routes/orgs/$orgId/secrets/index'
 import { Route as OrgsOrgIdServiceUsersIndexRouteImport } from './routes/orgs/$orgId/service-users/index'
 import { Route as OrgsOrgIdSessionsIndexRouteImport } from './routes/orgs/$orgId/sessions/index'
 import { Route as OrgsOrgIdSessionsSessionIdRouteImport } from './routes/orgs/$orgId/sessions/$sessionId'
 import { Route as OrgsOrgIdSessionsNewRouteImport } from './routes/orgs/$orgId/sessions/new'
+import { Route as OrgsOrgIdSettingsTagsRouteImport } from './routes/orgs/$orgId/settings/tags'
 import { Route as OrgsOrgIdSnapshotBuildsIndexRouteImport } from './routes/orgs/$orgId/snapshot-builds/index'
+import { Route as OrgsOrgIdUsageIndexRouteImport } from './routes/orgs/$orgId/usage/index'
 import { Route as OrgsOrgIdGitPermissionsHistoryIndexRouteImport } from './routes/orgs/$orgId/git-permissions/history/index'
 import { Route as OrgsOrgIdGitPermissionsHistoryRevisionIdRouteImport } from './routes/orgs/$orgId/git-permissions/history/$revisionId'
 import { Route as OrgsOrgIdKnowledgeNoteIdIndexRouteImport } from './routes/orgs/$orgId/knowledge/$noteId/index'
 import { Route as OrgsOrgIdKnowledgeNoteIdEditRouteImport } from './routes/orgs/$orgId/knowledge/$noteId/edit'
+import { Route as OrgsOrgIdPlaybooksPlaybookIdIndexRouteImport } from './routes/orgs/$orgId/playbooks/$playbookId/index'
+import { Route as OrgsOrgIdPlaybooksPlaybookIdEditRouteImport } from './routes/orgs/$orgId/playbooks/$playbookId/edit'
+import { Route as OrgsOrgIdSchedulesScheduleIdIndexRouteImport } from './routes/orgs/$orgId/schedules/$scheduleId/index'
+import { Route as OrgsOrgIdSchedulesScheduleIdEditRouteImport } from './routes/orgs/$orgId/schedules/$scheduleId/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -55,9 +83,34 @@ const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
   path: '/audit-logs/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CapacityIndexRoute = CapacityIndexRouteImport.update({
+  id: '/capacity/',
+  path: '/capacity/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CodeScansIndexRoute = CodeScansIndexRouteImport.update({
+  id: '/code-scans/',
+  path: '/code-scans/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CodeScansFindingIdRoute = CodeScansFindingIdRouteImport.update({
+  id: '/code-scans/$findingId',
+  path: '/code-scans/$findingId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DoctorIndexRoute = DoctorIndexRouteImport.update({
+  id: '/doctor/',
+  path: '/doctor/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GitConnectionsIndexRoute = GitConnectionsIndexRouteImport.update({
   id: '/git-connections/',
   path: '/git-connections/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GuardrailsIndexRoute = GuardrailsIndexRouteImport.update({
+  id: '/guardrails/',
+  path: '/guardrails/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const IdpGroupsIndexRoute = IdpGroupsIndexRouteImport.update({
@@ -85,9 +138,24 @@ const OrgsOrgIdRouteRoute = OrgsOrgIdRouteRouteImport.update({
   path: '/orgs/$orgId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PlaybooksIndexRoute = PlaybooksIndexRouteImport.update({
+  id: '/playbooks/',
+  path: '/playbooks/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PlaybooksNewRoute = PlaybooksNewRouteImport.update({
+  id: '/playbooks/new',
+  path: '/playbooks/new',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const RolesIndexRoute = RolesIndexRouteImport.update({
   id: '/roles/',
   path: '/roles/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SearchesIndexRoute = SearchesIndexRouteImport.update({
+  id: '/searches/',
+  path: '/searches/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ServiceUsersIndexRoute = ServiceUsersIndexRouteImport.update({
@@ -98,6 +166,21 @@ const ServiceUsersIndexRoute = ServiceUsersIndexRouteImport.update({
 const SessionsIndexRoute = SessionsIndexRouteImport.update({
   id: '/sessions/',
   path: '/sessions/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SessionsSessionIdRoute = SessionsSessionIdRouteImport.update({
+  id: '/sessions/$sessionId',
+  path: '/sessions/$sessionId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SettingsLimitsRoute = SettingsLimitsRouteImport.update({
+  id: '/settings/limits',
+  path: '/settings/limits',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UsageIndexRoute = UsageIndexRouteImport.update({
+  id: '/usage/',
+  path: '/usage/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const KnowledgeNoteIdIndexRoute = KnowledgeNoteIdIndexRouteImport.update({
@@ -115,6 +198,29 @@ const OrgsOrgIdIndexRoute = OrgsOrgIdIndexRouteImport.update({
   path: '/',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
+const PlaybooksPlaybookIdIndexRoute =
+  PlaybooksPlaybookIdIndexRouteImport.update({
+    id: '/playbooks/$playbookId/',
+    path: '/playbooks/$playbookId/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const PlaybooksPlaybookIdEditRoute = PlaybooksPlaybookIdEditRouteImport.update({
+  id: '/playbooks/$playbookId/edit',
+  path: '/playbooks/$playbookId/edit',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SettingsIpAccessListIndexRoute =
+  SettingsIpAccessListIndexRouteImport.update({
+    id: '/settings/ip-access-list/',
+    path: '/settings/ip-access-list/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const SettingsIpAccessListHistoryRoute =
+  SettingsIpAccessListHistoryRouteImport.update({
+    id: '/settings/ip-access-list/history',
+    path: '/settings/ip-access-list/history',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const OrgsOrgIdGitPermissionsIndexRoute =
   OrgsOrgIdGitPermissionsIndexRouteImport.update({
     id: '/git-permissions/',
@@ -125,6 +231,12 @@ const OrgsOrgIdGitPermissionsEditRoute =
   OrgsOrgIdGitPermissionsEditRouteImport.update({
     id: '/git-permissions/edit',
     path: '/git-permissions/edit',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdGuardrailsIndexRoute =
+  OrgsOrgIdGuardrailsIndexRouteImport.update({
+    id: '/guardrails/',
+    path: '/guardrails/',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
 const OrgsOrgIdIndexingIndexRoute = OrgsOrgIdIndexingIndexRouteImport.update({
@@ -145,6 +257,36 @@ const OrgsOrgIdKnowledgeNewRoute = OrgsOrgIdKnowledgeNewRouteImport.update({
 const OrgsOrgIdMembersIndexRoute = OrgsOrgIdMembersIndexRouteImport.update({
   id: '/members/',
   path: '/members/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdPlaybooksIndexRoute = OrgsOrgIdPlaybooksIndexRouteImport.update({
+  id: '/playbooks/',
+  path: '/playbooks/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdPlaybooksNewRoute = OrgsOrgIdPlaybooksNewRouteImport.update({
+  id: '/playbooks/new',
+  path: '/playbooks/new',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSchedulesIndexRoute = OrgsOrgIdSchedulesIndexRouteImport.update({
+  id: '/schedules/',
+  path: '/schedules/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSchedulesNewRoute = OrgsOrgIdSchedulesNewRouteImport.update({
+  id: '/schedules/new',
+  path: '/schedules/new',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSearchesIndexRoute = OrgsOrgIdSearchesIndexRouteImport.update({
+  id: '/searches/',
+  path: '/searches/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
+const OrgsOrgIdSecretsIndexRoute = OrgsOrgIdSecretsIndexRouteImport.update({
+  id: '/secrets/',
+  path: '/secrets/',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
 const OrgsOrgIdServiceUsersIndexRoute =
@@ -169,12 +311,22 @@ const OrgsOrgIdSessionsNewRoute = OrgsOrgIdSessionsNewRouteImport.update({
   path: '/sessions/new',
   getParentRoute: () => OrgsOrgIdRouteRoute,
 } as any)
+const OrgsOrgIdSettingsTagsRoute = OrgsOrgIdSettingsTagsRouteImport.update({
+  id: '/settings/tags',
+  path: '/settings/tags',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
 const OrgsOrgIdSnapshotBuildsIndexRoute =
   OrgsOrgIdSnapshotBuildsIndexRouteImport.update({
     id: '/snapshot-builds/',
     path: '/snapshot-builds/',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
+const OrgsOrgIdUsageIndexRoute = OrgsOrgIdUsageIndexRouteImport.update({
+  id: '/usage/',
+  path: '/usage/',
+  getParentRoute: () => OrgsOrgIdRouteRoute,
+} as any)
 const OrgsOrgIdGitPermissionsHistoryIndexRoute =
   OrgsOrgIdGitPermissionsHistoryIndexRouteImport.update({
     id: '/git-permissions/history/',
@@ -199,216 +351,423 @@ const OrgsOrgIdKnowledgeNoteIdEditRoute =
     path: '/knowledge/$noteId/edit',
     getParentRoute: () => OrgsOrgIdRouteRoute,
   } as any)
+const OrgsOrgIdPlaybooksPlaybookIdIndexRoute =
+  OrgsOrgIdPlaybooksPlaybookIdIndexRouteImport.update({
+    id: '/playbooks/$playbookId/',
+    path: '/playbooks/$playbookId/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdPlaybooksPlaybookIdEditRoute =
+  OrgsOrgIdPlaybooksPlaybookIdEditRouteImport.update({
+    id: '/playbooks/$playbookId/edit',
+    path: '/playbooks/$playbookId/edit',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdSchedulesScheduleIdIndexRoute =
+  OrgsOrgIdSchedulesScheduleIdIndexRouteImport.update({
+    id: '/schedules/$scheduleId/',
+    path: '/schedules/$scheduleId/',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
+const OrgsOrgIdSchedulesScheduleIdEditRoute =
+  OrgsOrgIdSchedulesScheduleIdEditRouteImport.update({
+    id: '/schedules/$scheduleId/edit',
+    path: '/schedules/$scheduleId/edit',
+    getParentRoute: () => OrgsOrgIdRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/playbooks/new': typeof PlaybooksNewRoute
+  '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/limits': typeof SettingsLimitsRoute
   '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/capacity/': typeof CapacityIndexRoute
+  '/code-scans/': typeof CodeScansIndexRoute
+  '/doctor/': typeof DoctorIndexRoute
   '/git-connections/': typeof GitConnectionsIndexRoute
+  '/guardrails/': typeof GuardrailsIndexRoute
   '/idp-groups/': typeof IdpGroupsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
   '/members/': typeof MembersIndexRoute
+  '/playbooks/': typeof PlaybooksIndexRoute
   '/roles/': typeof RolesIndexRoute
+  '/searches/': typeof SearchesIndexRoute
   '/service-users/': typeof ServiceUsersIndexRoute
   '/sessions/': typeof SessionsIndexRoute
+  '/usage/': typeof UsageIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/playbooks/$playbookId/edit': typeof PlaybooksPlaybookIdEditRoute
+  '/settings/ip-access-list/history': typeof SettingsIpAccessListHistoryRoute
   '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
+  '/playbooks/$playbookId/': typeof PlaybooksPlaybookIdIndexRoute
+  '/settings/ip-access-list/': typeof SettingsIpAccessListIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
   '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/playbooks/new': typeof OrgsOrgIdPlaybooksNewRoute
+  '/orgs/$orgId/schedules/new': typeof OrgsOrgIdSchedulesNewRoute
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
+  '/orgs/$orgId/settings/tags': typeof OrgsOrgIdSettingsTagsRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/guardrails/': typeof OrgsOrgIdGuardrailsIndexRoute
   '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/members/': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/playbooks/': typeof OrgsOrgIdPlaybooksIndexRoute
+  '/orgs/$orgId/schedules/': typeof OrgsOrgIdSchedulesIndexRoute
+  '/orgs/$orgId/searches/': typeof OrgsOrgIdSearchesIndexRoute
+  '/orgs/$orgId/secrets/': typeof OrgsOrgIdSecretsIndexRoute
   '/orgs/$orgId/service-users/': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
+  '/orgs/$orgId/usage/': typeof OrgsOrgIdUsageIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
+  '/orgs/$orgId/playbooks/$playbookId/edit': typeof OrgsOrgIdPlaybooksPlaybookIdEditRoute
+  '/orgs/$orgId/schedules/$scheduleId/edit': typeof OrgsOrgIdSchedulesScheduleIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
   '/orgs/$orgId/knowledge/$noteId/': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
+  '/orgs/$orgId/playbooks/$playbookId/': typeof OrgsOrgIdPlaybooksPlaybookIdIndexRoute
+  '/orgs/$orgId/schedules/$scheduleId/': typeof OrgsOrgIdSchedulesScheduleIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/playbooks/new': typeof PlaybooksNewRoute
+  '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/limits': typeof SettingsLimitsRoute
   '/access': typeof AccessIndexRoute
   '/audit-logs': typeof AuditLogsIndexRoute
+  '/capacity': typeof CapacityIndexRoute
+  '/code-scans': typeof CodeScansIndexRoute
+  '/doctor': typeof DoctorIndexRoute
   '/git-connections': typeof GitConnectionsIndexRoute
+  '/guardrails': typeof GuardrailsIndexRoute
   '/idp-groups': typeof IdpGroupsIndexRoute
   '/knowledge': typeof KnowledgeIndexRoute
   '/members': typeof MembersIndexRoute
+  '/playbooks': typeof PlaybooksIndexRoute
   '/roles': typeof RolesIndexRoute
+  '/searches': typeof SearchesIndexRoute
   '/service-users': typeof ServiceUsersIndexRoute
   '/sessions': typeof SessionsIndexRoute
+  '/usage': typeof UsageIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/playbooks/$playbookId/edit': typeof PlaybooksPlaybookIdEditRoute
+  '/settings/ip-access-list/history': typeof SettingsIpAccessListHistoryRoute
   '/knowledge/$noteId': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdIndexRoute
+  '/playbooks/$playbookId': typeof PlaybooksPlaybookIdIndexRoute
+  '/settings/ip-access-list': typeof SettingsIpAccessListIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
   '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/playbooks/new': typeof OrgsOrgIdPlaybooksNewRoute
+  '/orgs/$orgId/schedules/new': typeof OrgsOrgIdSchedulesNewRoute
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
+  '/orgs/$orgId/settings/tags': typeof OrgsOrgIdSettingsTagsRoute
   '/orgs/$orgId/git-permissions': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/guardrails': typeof OrgsOrgIdGuardrailsIndexRoute
   '/orgs/$orgId/indexing': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/members': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/playbooks': typeof OrgsOrgIdPlaybooksIndexRoute
+  '/orgs/$orgId/schedules': typeof OrgsOrgIdSchedulesIndexRoute
+  '/orgs/$orgId/searches': typeof OrgsOrgIdSearchesIndexRoute
+  '/orgs/$orgId/secrets': typeof OrgsOrgIdSecretsIndexRoute
   '/orgs/$orgId/service-users': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds': typeof OrgsOrgIdSnapshotBuildsIndexRoute
+  '/orgs/$orgId/usage': typeof OrgsOrgIdUsageIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
+  '/orgs/$orgId/playbooks/$playbookId/edit': typeof OrgsOrgIdPlaybooksPlaybookIdEditRoute
+  '/orgs/$orgId/schedules/$scheduleId/edit': typeof OrgsOrgIdSchedulesScheduleIdEditRoute
   '/orgs/$orgId/git-permissions/history': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
   '/orgs/$orgId/knowledge/$noteId': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
+  '/orgs/$orgId/playbooks/$playbookId': typeof OrgsOrgIdPlaybooksPlaybookIdIndexRoute
+  '/orgs/$orgId/schedules/$scheduleId': typeof OrgsOrgIdSchedulesScheduleIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/playbooks/new': typeof PlaybooksNewRoute
+  '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/limits': typeof SettingsLimitsRoute
   '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
+  '/capacity/': typeof CapacityIndexRoute
+  '/code-scans/': typeof CodeScansIndexRoute
+  '/doctor/': typeof DoctorIndexRoute
   '/git-connections/': typeof GitConnectionsIndexRoute
+  '/guardrails/': typeof GuardrailsIndexRoute
   '/idp-groups/': typeof IdpGroupsIndexRoute
   '/knowledge/': typeof KnowledgeIndexRoute
   '/members/': typeof MembersIndexRoute
+  '/playbooks/': typeof PlaybooksIndexRoute
   '/roles/': typeof RolesIndexRoute
+  '/searches/': typeof SearchesIndexRoute
   '/service-users/': typeof ServiceUsersIndexRoute
   '/sessions/': typeof SessionsIndexRoute
+  '/usage/': typeof UsageIndexRoute
   '/knowledge/$noteId/edit': typeof KnowledgeNoteIdEditRoute
+  '/playbooks/$playbookId/edit': typeof PlaybooksPlaybookIdEditRoute
+  '/settings/ip-access-list/history': typeof SettingsIpAccessListHistoryRoute
   '/knowledge/$noteId/': typeof KnowledgeNoteIdIndexRoute
   '/orgs/$orgId/': typeof OrgsOrgIdIndexRoute
+  '/playbooks/$playbookId/': typeof PlaybooksPlaybookIdIndexRoute
+  '/settings/ip-access-list/': typeof SettingsIpAccessListIndexRoute
   '/orgs/$orgId/git-permissions/edit': typeof OrgsOrgIdGitPermissionsEditRoute
   '/orgs/$orgId/knowledge/new': typeof OrgsOrgIdKnowledgeNewRoute
+  '/orgs/$orgId/playbooks/new': typeof OrgsOrgIdPlaybooksNewRoute
+  '/orgs/$orgId/schedules/new': typeof OrgsOrgIdSchedulesNewRoute
   '/orgs/$orgId/sessions/$sessionId': typeof OrgsOrgIdSessionsSessionIdRoute
   '/orgs/$orgId/sessions/new': typeof OrgsOrgIdSessionsNewRoute
+  '/orgs/$orgId/settings/tags': typeof OrgsOrgIdSettingsTagsRoute
   '/orgs/$orgId/git-permissions/': typeof OrgsOrgIdGitPermissionsIndexRoute
+  '/orgs/$orgId/guardrails/': typeof OrgsOrgIdGuardrailsIndexRoute
   '/orgs/$orgId/indexing/': typeof OrgsOrgIdIndexingIndexRoute
   '/orgs/$orgId/knowledge/': typeof OrgsOrgIdKnowledgeIndexRoute
   '/orgs/$orgId/members/': typeof OrgsOrgIdMembersIndexRoute
+  '/orgs/$orgId/playbooks/': typeof OrgsOrgIdPlaybooksIndexRoute
+  '/orgs/$orgId/schedules/': typeof OrgsOrgIdSchedulesIndexRoute
+  '/orgs/$orgId/searches/': typeof OrgsOrgIdSearchesIndexRoute
+  '/orgs/$orgId/secrets/': typeof OrgsOrgIdSecretsIndexRoute
   '/orgs/$orgId/service-users/': typeof OrgsOrgIdServiceUsersIndexRoute
   '/orgs/$orgId/sessions/': typeof OrgsOrgIdSessionsIndexRoute
   '/orgs/$orgId/snapshot-builds/': typeof OrgsOrgIdSnapshotBuildsIndexRoute
+  '/orgs/$orgId/usage/': typeof OrgsOrgIdUsageIndexRoute
   '/orgs/$orgId/git-permissions/history/$revisionId': typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   '/orgs/$orgId/knowledge/$noteId/edit': typeof OrgsOrgIdKnowledgeNoteIdEditRoute
+  '/orgs/$orgId/playbooks/$playbookId/edit': typeof OrgsOrgIdPlaybooksPlaybookIdEditRoute
+  '/orgs/$orgId/schedules/$scheduleId/edit': typeof OrgsOrgIdSchedulesScheduleIdEditRoute
   '/orgs/$orgId/git-permissions/history/': typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
   '/orgs/$orgId/knowledge/$noteId/': typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
+  '/orgs/$orgId/playbooks/$playbookId/': typeof OrgsOrgIdPlaybooksPlaybookIdIndexRoute
+  '/orgs/$orgId/schedules/$scheduleId/': typeof OrgsOrgIdSchedulesScheduleIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/orgs/$orgId'
+    | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/playbooks/new'
+    | '/sessions/$sessionId'
+    | '/settings/limits'
     | '/access/'
     | '/audit-logs/'
+    | '/capacity/'
+    | '/code-scans/'
+    | '/doctor/'
     | '/git-connections/'
+    | '/guardrails/'
     | '/idp-groups/'
     | '/knowledge/'
     | '/members/'
+    | '/playbooks/'
     | '/roles/'
+    | '/searches/'
     | '/service-users/'
     | '/sessions/'
+    | '/usage/'
     | '/knowledge/$noteId/edit'
+    | '/playbooks/$playbookId/edit'
+    | '/settings/ip-access-list/history'
     | '/knowledge/$noteId/'
     | '/orgs/$orgId/'
+    | '/playbooks/$playbookId/'
+    | '/settings/ip-access-list/'
     | '/orgs/$orgId/git-permissions/edit'
     | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/playbooks/new'
+    | '/orgs/$orgId/schedules/new'
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
+    | '/orgs/$orgId/settings/tags'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/guardrails/'
     | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
     | '/orgs/$orgId/members/'
+    | '/orgs/$orgId/playbooks/'
+    | '/orgs/$orgId/schedules/'
+    | '/orgs/$orgId/searches/'
+    | '/orgs/$orgId/secrets/'
     | '/orgs/$orgId/service-users/'
     | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/snapshot-builds/'
+    | '/orgs/$orgId/usage/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
+    | '/orgs/$orgId/playbooks/$playbookId/edit'
+    | '/orgs/$orgId/schedules/$scheduleId/edit'
     | '/orgs/$orgId/git-permissions/history/'
     | '/orgs/$orgId/knowledge/$noteId/'
+    | '/orgs/$orgId/playbooks/$playbookId/'
+    | '/orgs/$orgId/schedules/$scheduleId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/playbooks/new'
+    | '/sessions/$sessionId'
+    | '/settings/limits'
     | '/access'
     | '/audit-logs'
+    | '/capacity'
+    | '/code-scans'
+    | '/doctor'
     | '/git-connections'
+    | '/guardrails'
     | '/idp-groups'
     | '/knowledge'
     | '/members'
+    | '/playbooks'
     | '/roles'
+    | '/searches'
     | '/service-users'
     | '/sessions'
+    | '/usage'
     | '/knowledge/$noteId/edit'
+    | '/playbooks/$playbookId/edit'
+    | '/settings/ip-access-list/history'
     | '/knowledge/$noteId'
     | '/orgs/$orgId'
+    | '/playbooks/$playbookId'
+    | '/settings/ip-access-list'
     | '/orgs/$orgId/git-permissions/edit'
     | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/playbooks/new'
+    | '/orgs/$orgId/schedules/new'
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
+    | '/orgs/$orgId/settings/tags'
     | '/orgs/$orgId/git-permissions'
+    | '/orgs/$orgId/guardrails'
     | '/orgs/$orgId/indexing'
     | '/orgs/$orgId/knowledge'
     | '/orgs/$orgId/members'
+    | '/orgs/$orgId/playbooks'
+    | '/orgs/$orgId/schedules'
+    | '/orgs/$orgId/searches'
+    | '/orgs/$orgId/secrets'
     | '/orgs/$orgId/service-users'
     | '/orgs/$orgId/sessions'
     | '/orgs/$orgId/snapshot-builds'
+    | '/orgs/$orgId/usage'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
+    | '/orgs/$orgId/playbooks/$playbookId/edit'
+    | '/orgs/$orgId/schedules/$scheduleId/edit'
     | '/orgs/$orgId/git-permissions/history'
     | '/orgs/$orgId/knowledge/$noteId'
+    | '/orgs/$orgId/playbooks/$playbookId'
+    | '/orgs/$orgId/schedules/$scheduleId'
   id:
     | '__root__'
     | '/'
     | '/orgs/$orgId'
+    | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/playbooks/new'
+    | '/sessions/$sessionId'
+    | '/settings/limits'
     | '/access/'
     | '/audit-logs/'
+    | '/capacity/'
+    | '/code-scans/'
+    | '/doctor/'
     | '/git-connections/'
+    | '/guardrails/'
     | '/idp-groups/'
     | '/knowledge/'
     | '/members/'
+    | '/playbooks/'
     | '/roles/'
+    | '/searches/'
     | '/service-users/'
     | '/sessions/'
+    | '/usage/'
     | '/knowledge/$noteId/edit'
+    | '/playbooks/$playbookId/edit'
+    | '/settings/ip-access-list/history'
     | '/knowledge/$noteId/'
     | '/orgs/$orgId/'
+    | '/playbooks/$playbookId/'
+    | '/settings/ip-access-list/'
     | '/orgs/$orgId/git-permissions/edit'
     | '/orgs/$orgId/knowledge/new'
+    | '/orgs/$orgId/playbooks/new'
+    | '/orgs/$orgId/schedules/new'
     | '/orgs/$orgId/sessions/$sessionId'
     | '/orgs/$orgId/sessions/new'
+    | '/orgs/$orgId/settings/tags'
     | '/orgs/$orgId/git-permissions/'
+    | '/orgs/$orgId/guardrails/'
     | '/orgs/$orgId/indexing/'
     | '/orgs/$orgId/knowledge/'
     | '/orgs/$orgId/members/'
+    | '/orgs/$orgId/playbooks/'
+    | '/orgs/$orgId/schedules/'
+    | '/orgs/$orgId/searches/'
+    | '/orgs/$orgId/secrets/'
     | '/orgs/$orgId/service-users/'
     | '/orgs/$orgId/sessions/'
     | '/orgs/$orgId/snapshot-builds/'
+    | '/orgs/$orgId/usage/'
     | '/orgs/$orgId/git-permissions/history/$revisionId'
     | '/orgs/$orgId/knowledge/$noteId/edit'
+    | '/orgs/$orgId/playbooks/$playbookId/edit'
+    | '/orgs/$orgId/schedules/$scheduleId/edit'
     | '/orgs/$orgId/git-permissions/history/'
     | '/orgs/$orgId/knowledge/$noteId/'
+    | '/orgs/$orgId/playbooks/$playbookId/'
+    | '/orgs/$orgId/schedules/$scheduleId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
+  CodeScansFindingIdRoute: typeof CodeScansFindingIdRoute
   KnowledgeNewRoute: typeof KnowledgeNewRoute
+  PlaybooksNewRoute: typeof PlaybooksNewRoute
+  SessionsSessionIdRoute: typeof SessionsSessionIdRoute
+  SettingsLimitsRoute: typeof SettingsLimitsRoute
   AccessIndexRoute: typeof AccessIndexRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
+  CapacityIndexRoute: typeof CapacityIndexRoute
+  CodeScansIndexRoute: typeof CodeScansIndexRoute
+  DoctorIndexRoute: typeof DoctorIndexRoute
   GitConnectionsIndexRoute: typeof GitConnectionsIndexRoute
+  GuardrailsIndexRoute: typeof GuardrailsIndexRoute
   IdpGroupsIndexRoute: typeof IdpGroupsIndexRoute
   KnowledgeIndexRoute: typeof KnowledgeIndexRoute
   MembersIndexRoute: typeof MembersIndexRoute
+  PlaybooksIndexRoute: typeof PlaybooksIndexRoute
   RolesIndexRoute: typeof RolesIndexRoute
+  SearchesIndexRoute: typeof SearchesIndexRoute
   ServiceUsersIndexRoute: typeof ServiceUsersIndexRoute
   SessionsIndexRoute: typeof SessionsIndexRoute
+  UsageIndexRoute: typeof UsageIndexRoute
   KnowledgeNoteIdEditRoute: typeof KnowledgeNoteIdEditRoute
+  PlaybooksPlaybookIdEditRoute: typeof PlaybooksPlaybookIdEditRoute
+  SettingsIpAccessListHistoryRoute: typeof SettingsIpAccessListHistoryRoute
   KnowledgeNoteIdIndexRoute: typeof KnowledgeNoteIdIndexRoute
+  PlaybooksPlaybookIdIndexRoute: typeof PlaybooksPlaybookIdIndexRoute
+  SettingsIpAccessListIndexRoute: typeof SettingsIpAccessListIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -434,11 +793,46 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuditLogsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/capacity/': {
+      id: '/capacity/'
+      path: '/capacity'
+      fullPath: '/capacity/'
+      preLoaderRoute: typeof CapacityIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/code-scans/': {
+      id: '/code-scans/'
+      path: '/code-scans'
+      fullPath: '/code-scans/'
+      preLoaderRoute: typeof CodeScansIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/code-scans/$findingId': {
+      id: '/code-scans/$findingId'
+      path: '/code-scans/$findingId'
+      fullPath: '/code-scans/$findingId'
+      preLoaderRoute: typeof CodeScansFindingIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/doctor/': {
+      id: '/doctor/'
+      path: '/doctor'
+      fullPath: '/doctor/'
+      preLoaderRoute: typeof DoctorIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/git-connections/': {
       id: '/git-connections/'
       path: '/git-connections'
       fullPath: '/git-connections/'
       preLoaderRoute: typeof GitConnectionsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/guardrails/': {
+      id: '/guardrails/'
+      path: '/guardrails'
+      fullPath: '/guardrails/'
+      preLoaderRoute: typeof GuardrailsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/idp-groups/': {
@@ -476,11 +870,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/playbooks/': {
+      id: '/playbooks/'
+      path: '/playbooks'
+      fullPath: '/playbooks/'
+      preLoaderRoute: typeof PlaybooksIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/playbooks/new': {
+      id: '/playbooks/new'
+      path: '/playbooks/new'
+      fullPath: '/playbooks/new'
+      preLoaderRoute: typeof PlaybooksNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/roles/': {
       id: '/roles/'
       path: '/roles'
       fullPath: '/roles/'
       preLoaderRoute: typeof RolesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/searches/': {
+      id: '/searches/'
+      path: '/searches'
+      fullPath: '/searches/'
+      preLoaderRoute: typeof SearchesIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/service-users/': {
@@ -495,6 +910,27 @@ declare module '@tanstack/react-router' {
       path: '/sessions'
       fullPath: '/sessions/'
       preLoaderRoute: typeof SessionsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sessions/$sessionId': {
+      id: '/sessions/$sessionId'
+      path: '/sessions/$sessionId'
+      fullPath: '/sessions/$sessionId'
+      preLoaderRoute: typeof SessionsSessionIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/settings/limits': {
+      id: '/settings/limits'
+      path: '/settings/limits'
+      fullPath: '/settings/limits'
+      preLoaderRoute: typeof SettingsLimitsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/usage/': {
+      id: '/usage/'
+      path: '/usage'
+      fullPath: '/usage/'
+      preLoaderRoute: typeof UsageIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/knowledge/$noteId/': {
@@ -518,6 +954,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/playbooks/$playbookId/': {
+      id: '/playbooks/$playbookId/'
+      path: '/playbooks/$playbookId'
+      fullPath: '/playbooks/$playbookId/'
+      preLoaderRoute: typeof PlaybooksPlaybookIdIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/playbooks/$playbookId/edit': {
+      id: '/playbooks/$playbookId/edit'
+      path: '/playbooks/$playbookId/edit'
+      fullPath: '/playbooks/$playbookId/edit'
+      preLoaderRoute: typeof PlaybooksPlaybookIdEditRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/settings/ip-access-list/': {
+      id: '/settings/ip-access-list/'
+      path: '/settings/ip-access-list'
+      fullPath: '/settings/ip-access-list/'
+      preLoaderRoute: typeof SettingsIpAccessListIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/settings/ip-access-list/history': {
+      id: '/settings/ip-access-list/history'
+      path: '/settings/ip-access-list/history'
+      fullPath: '/settings/ip-access-list/history'
+      preLoaderRoute: typeof SettingsIpAccessListHistoryRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/orgs/$orgId/git-permissions/': {
       id: '/orgs/$orgId/git-permissions/'
       path: '/git-permissions'
@@ -530,6 +994,13 @@ declare module '@tanstack/react-router' {
       path: '/git-permissions/edit'
       fullPath: '/orgs/$orgId/git-permissions/edit'
       preLoaderRoute: typeof OrgsOrgIdGitPermissionsEditRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/guardrails/': {
+      id: '/orgs/$orgId/guardrails/'
+      path: '/guardrails'
+      fullPath: '/orgs/$orgId/guardrails/'
+      preLoaderRoute: typeof OrgsOrgIdGuardrailsIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
     '/orgs/$orgId/indexing/': {
@@ -560,6 +1031,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdMembersIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/playbooks/': {
+      id: '/orgs/$orgId/playbooks/'
+      path: '/playbooks'
+      fullPath: '/orgs/$orgId/playbooks/'
+      preLoaderRoute: typeof OrgsOrgIdPlaybooksIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/playbooks/new': {
+      id: '/orgs/$orgId/playbooks/new'
+      path: '/playbooks/new'
+      fullPath: '/orgs/$orgId/playbooks/new'
+      preLoaderRoute: typeof OrgsOrgIdPlaybooksNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/schedules/': {
+      id: '/orgs/$orgId/schedules/'
+      path: '/schedules'
+      fullPath: '/orgs/$orgId/schedules/'
+      preLoaderRoute: typeof OrgsOrgIdSchedulesIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/schedules/new': {
+      id: '/orgs/$orgId/schedules/new'
+      path: '/schedules/new'
+      fullPath: '/orgs/$orgId/schedules/new'
+      preLoaderRoute: typeof OrgsOrgIdSchedulesNewRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/searches/': {
+      id: '/orgs/$orgId/searches/'
+      path: '/searches'
+      fullPath: '/orgs/$orgId/searches/'
+      preLoaderRoute: typeof OrgsOrgIdSearchesIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/secrets/': {
+      id: '/orgs/$orgId/secrets/'
+      path: '/secrets'
+      fullPath: '/orgs/$orgId/secrets/'
+      preLoaderRoute: typeof OrgsOrgIdSecretsIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
     '/orgs/$orgId/service-users/': {
       id: '/orgs/$orgId/service-users/'
       path: '/service-users'
@@ -588,11 +1101,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdSessionsNewRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/settings/tags': {
+      id: '/orgs/$orgId/settings/tags'
+      path: '/settings/tags'
+      fullPath: '/orgs/$orgId/settings/tags'
+      preLoaderRoute: typeof OrgsOrgIdSettingsTagsRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
     '/orgs/$orgId/snapshot-builds/': {
       id: '/orgs/$orgId/snapshot-builds/'
       path: '/snapshot-builds'
       fullPath: '/orgs/$orgId/snapshot-builds/'
       preLoaderRoute: typeof OrgsOrgIdSnapshotBuildsIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/usage/': {
+      id: '/orgs/$orgId/usage/'
+      path: '/usage'
+      fullPath: '/orgs/$orgId/usage/'
+      preLoaderRoute: typeof OrgsOrgIdUsageIndexRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
     '/orgs/$orgId/git-permissions/history/': {
@@ -623,6 +1150,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrgsOrgIdKnowledgeNoteIdEditRouteImport
       parentRoute: typeof OrgsOrgIdRouteRoute
     }
+    '/orgs/$orgId/playbooks/$playbookId/': {
+      id: '/orgs/$orgId/playbooks/$playbookId/'
+      path: '/playbooks/$playbookId'
+      fullPath: '/orgs/$orgId/playbooks/$playbookId/'
+      preLoaderRoute: typeof OrgsOrgIdPlaybooksPlaybookIdIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/playbooks/$playbookId/edit': {
+      id: '/orgs/$orgId/playbooks/$playbookId/edit'
+      path: '/playbooks/$playbookId/edit'
+      fullPath: '/orgs/$orgId/playbooks/$playbookId/edit'
+      preLoaderRoute: typeof OrgsOrgIdPlaybooksPlaybookIdEditRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/schedules/$scheduleId/': {
+      id: '/orgs/$orgId/schedules/$scheduleId/'
+      path: '/schedules/$scheduleId'
+      fullPath: '/orgs/$orgId/schedules/$scheduleId/'
+      preLoaderRoute: typeof OrgsOrgIdSchedulesScheduleIdIndexRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
+    '/orgs/$orgId/schedules/$scheduleId/edit': {
+      id: '/orgs/$orgId/schedules/$scheduleId/edit'
+      path: '/schedules/$scheduleId/edit'
+      fullPath: '/orgs/$orgId/schedules/$scheduleId/edit'
+      preLoaderRoute: typeof OrgsOrgIdSchedulesScheduleIdEditRouteImport
+      parentRoute: typeof OrgsOrgIdRouteRoute
+    }
   }
 }
 
@@ -630,40 +1185,68 @@ interface OrgsOrgIdRouteRouteChildren {
   OrgsOrgIdIndexRoute: typeof OrgsOrgIdIndexRoute
   OrgsOrgIdGitPermissionsEditRoute: typeof OrgsOrgIdGitPermissionsEditRoute
   OrgsOrgIdKnowledgeNewRoute: typeof OrgsOrgIdKnowledgeNewRoute
+  OrgsOrgIdPlaybooksNewRoute: typeof OrgsOrgIdPlaybooksNewRoute
+  OrgsOrgIdSchedulesNewRoute: typeof OrgsOrgIdSchedulesNewRoute
   OrgsOrgIdSessionsSessionIdRoute: typeof OrgsOrgIdSessionsSessionIdRoute
   OrgsOrgIdSessionsNewRoute: typeof OrgsOrgIdSessionsNewRoute
+  OrgsOrgIdSettingsTagsRoute: typeof OrgsOrgIdSettingsTagsRoute
   OrgsOrgIdGitPermissionsIndexRoute: typeof OrgsOrgIdGitPermissionsIndexRoute
+  OrgsOrgIdGuardrailsIndexRoute: typeof OrgsOrgIdGuardrailsIndexRoute
   OrgsOrgIdIndexingIndexRoute: typeof OrgsOrgIdIndexingIndexRoute
   OrgsOrgIdKnowledgeIndexRoute: typeof OrgsOrgIdKnowledgeIndexRoute
   OrgsOrgIdMembersIndexRoute: typeof OrgsOrgIdMembersIndexRoute
+  OrgsOrgIdPlaybooksIndexRoute: typeof OrgsOrgIdPlaybooksIndexRoute
+  OrgsOrgIdSchedulesIndexRoute: typeof OrgsOrgIdSchedulesIndexRoute
+  OrgsOrgIdSearchesIndexRoute: typeof OrgsOrgIdSearchesIndexRoute
+  OrgsOrgIdSecretsIndexRoute: typeof OrgsOrgIdSecretsIndexRoute
   OrgsOrgIdServiceUsersIndexRoute: typeof OrgsOrgIdServiceUsersIndexRoute
   OrgsOrgIdSessionsIndexRoute: typeof OrgsOrgIdSessionsIndexRoute
   OrgsOrgIdSnapshotBuildsIndexRoute: typeof OrgsOrgIdSnapshotBuildsIndexRoute
+  OrgsOrgIdUsageIndexRoute: typeof OrgsOrgIdUsageIndexRoute
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute: typeof OrgsOrgIdGitPermissionsHistoryRevisionIdRoute
   OrgsOrgIdKnowledgeNoteIdEditRoute: typeof OrgsOrgIdKnowledgeNoteIdEditRoute
+  OrgsOrgIdPlaybooksPlaybookIdEditRoute: typeof OrgsOrgIdPlaybooksPlaybookIdEditRoute
+  OrgsOrgIdSchedulesScheduleIdEditRoute: typeof OrgsOrgIdSchedulesScheduleIdEditRoute
   OrgsOrgIdGitPermissionsHistoryIndexRoute: typeof OrgsOrgIdGitPermissionsHistoryIndexRoute
   OrgsOrgIdKnowledgeNoteIdIndexRoute: typeof OrgsOrgIdKnowledgeNoteIdIndexRoute
+  OrgsOrgIdPlaybooksPlaybookIdIndexRoute: typeof OrgsOrgIdPlaybooksPlaybookIdIndexRoute
+  OrgsOrgIdSchedulesScheduleIdIndexRoute: typeof OrgsOrgIdSchedulesScheduleIdIndexRoute
 }
 
 const OrgsOrgIdRouteRouteChildren: OrgsOrgIdRouteRouteChildren = {
   OrgsOrgIdIndexRoute: OrgsOrgIdIndexRoute,
   OrgsOrgIdGitPermissionsEditRoute: OrgsOrgIdGitPermissionsEditRoute,
   OrgsOrgIdKnowledgeNewRoute: OrgsOrgIdKnowledgeNewRoute,
+  OrgsOrgIdPlaybooksNewRoute: OrgsOrgIdPlaybooksNewRoute,
+  OrgsOrgIdSchedulesNewRoute: OrgsOrgIdSchedulesNewRoute,
   OrgsOrgIdSessionsSessionIdRoute: OrgsOrgIdSessionsSessionIdRoute,
   OrgsOrgIdSessionsNewRoute: OrgsOrgIdSessionsNewRoute,
+  OrgsOrgIdSettingsTagsRoute: OrgsOrgIdSettingsTagsRoute,
   OrgsOrgIdGitPermissionsIndexRoute: OrgsOrgIdGitPermissionsIndexRoute,
+  OrgsOrgIdGuardrailsIndexRoute: OrgsOrgIdGuardrailsIndexRoute,
   OrgsOrgIdIndexingIndexRoute: OrgsOrgIdIndexingIndexRoute,
   OrgsOrgIdKnowledgeIndexRoute: OrgsOrgIdKnowledgeIndexRoute,
   OrgsOrgIdMembersIndexRoute: OrgsOrgIdMembersIndexRoute,
+  OrgsOrgIdPlaybooksIndexRoute: OrgsOrgIdPlaybooksIndexRoute,
+  OrgsOrgIdSchedulesIndexRoute: OrgsOrgIdSchedulesIndexRoute,
+  OrgsOrgIdSearchesIndexRoute: OrgsOrgIdSearchesIndexRoute,
+  OrgsOrgIdSecretsIndexRoute: OrgsOrgIdSecretsIndexRoute,
   OrgsOrgIdServiceUsersIndexRoute: OrgsOrgIdServiceUsersIndexRoute,
   OrgsOrgIdSessionsIndexRoute: OrgsOrgIdSessionsIndexRoute,
   OrgsOrgIdSnapshotBuildsIndexRoute: OrgsOrgIdSnapshotBuildsIndexRoute,
+  OrgsOrgIdUsageIndexRoute: OrgsOrgIdUsageIndexRoute,
   OrgsOrgIdGitPermissionsHistoryRevisionIdRoute:
     OrgsOrgIdGitPermissionsHistoryRevisionIdRoute,
   OrgsOrgIdKnowledgeNoteIdEditRoute: OrgsOrgIdKnowledgeNoteIdEditRoute,
+  OrgsOrgIdPlaybooksPlaybookIdEditRoute: OrgsOrgIdPlaybooksPlaybookIdEditRoute,
+  OrgsOrgIdSchedulesScheduleIdEditRoute: OrgsOrgIdSchedulesScheduleIdEditRoute,
   OrgsOrgIdGitPermissionsHistoryIndexRoute:
     OrgsOrgIdGitPermissionsHistoryIndexRoute,
   OrgsOrgIdKnowledgeNoteIdIndexRoute: OrgsOrgIdKnowledgeNoteIdIndexRoute,
+  OrgsOrgIdPlaybooksPlaybookIdIndexRoute:
+    OrgsOrgIdPlaybooksPlaybookIdIndexRoute,
+  OrgsOrgIdSchedulesScheduleIdIndexRoute:
+    OrgsOrgIdSchedulesScheduleIdIndexRoute,
 }
 
 const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
@@ -673,18 +1256,33 @@ const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
+  CodeScansFindingIdRoute: CodeScansFindingIdRoute,
   KnowledgeNewRoute: KnowledgeNewRoute,
+  PlaybooksNewRoute: PlaybooksNewRoute,
+  SessionsSessionIdRoute: SessionsSessionIdRoute,
+  SettingsLimitsRoute: SettingsLimitsRoute,
   AccessIndexRoute: AccessIndexRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
+  CapacityIndexRoute: CapacityIndexRoute,
+  CodeScansIndexRoute: CodeScansIndexRoute,
+  DoctorIndexRoute: DoctorIndexRoute,
   GitConnectionsIndexRoute: GitConnectionsIndexRoute,
+  GuardrailsIndexRoute: GuardrailsIndexRoute,
   IdpGroupsIndexRoute: IdpGroupsIndexRoute,
   KnowledgeIndexRoute: KnowledgeIndexRoute,
   MembersIndexRoute: MembersIndexRoute,
+  PlaybooksIndexRoute: PlaybooksIndexRoute,
   RolesIndexRoute: RolesIndexRoute,
+  SearchesIndexRoute: SearchesIndexRoute,
   ServiceUsersIndexRoute: ServiceUsersIndexRoute,
   SessionsIndexRoute: SessionsIndexRoute,
+  UsageIndexRoute: UsageIndexRoute,
   KnowledgeNoteIdEditRoute: KnowledgeNoteIdEditRoute,
+  PlaybooksPlaybookIdEditRoute: PlaybooksPlaybookIdEditRoute,
+  SettingsIpAccessListHistoryRoute: SettingsIpAccessListHistoryRoute,
   KnowledgeNoteIdIndexRoute: KnowledgeNoteIdIndexRoute,
+  PlaybooksPlaybookIdIndexRoute: PlaybooksPlaybookIdIndexRoute,
+  SettingsIpAccessListIndexRoute: SettingsIpAccessListIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -116,6 +116,8 @@ describe('operation ids', () => {
       'diff',
       'health',
       'config',
+      'remediate',
+      'apply',
     ]);
     for (const op of [...operationList, ...consoleOperationList]) {
       expect(op.id, op.id).toMatch(/^[a-z][a-zA-Z]*(\.[a-z][a-zA-Z]*)+$/);

@@ -60,6 +60,31 @@ export function buildOpenApiDocument(): JsonSchema {
     if (op.body) {
       entry.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input') } } };
     }
+    if (op.multipart) {
+      const { field, maxBytes } = op.multipart;
+      entry.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: [field],
+              properties: { [field]: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
+        'x-max-bytes': maxBytes,
+      };
+      (entry.responses as Record<string, JsonSchema>)['413'] = { description: 'Problem', content: problem };
+    }
+    if (op.redirect) {
+      const responses = entry.responses as Record<string, JsonSchema>;
+      delete responses[status];
+      responses['302'] = {
+        description: 'Redirect to a short-lived signed URL',
+        headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+      };
+    }
     (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
   }
   return {

@@ -39,6 +39,8 @@ export const CHOSEN_PERMISSIONS = [
   'ViewOrgAuditLogs',
   /** Read the enterprise's members: users, IdP-derived users and roles (the spec shows no permission for them). */
   'ViewAccountMembership',
+  /** Read the enterprise's code scans and their findings (the spec names only UseAccountCodeScans, to remediate). */
+  'ViewAccountCodeScans',
 ] as const;
 
 export const PERMISSIONS = [...SPEC_PERMISSIONS, ...CHOSEN_PERMISSIONS] as const;

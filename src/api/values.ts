@@ -18,6 +18,8 @@ export const SESSION_ORIGINS = [
   'teams',
   'linear',
   'jira',
+  /** Sessions the platform launched to fix a code-scan finding (the remediate operation). */
+  'code_scan_remediation',
   'other',
 ] as const;
 export type SessionOrigin = (typeof SESSION_ORIGINS)[number];

@@ -1,5 +1,6 @@
 /** App-wide notices: a 401 banner that says how to configure the credential, 429 waits, lost connection. */
 import { useSyncExternalStore } from 'react';
+import { DoctorNotice } from './doctor-notice';
 import { rateLimitSignal, unauthorizedSignal } from '@/lib/api-events';
 import { useNow } from '@/lib/use-now';
 import { useUpstreamRecovery } from '@/lib/use-upstream-recovery';
@@ -11,6 +12,19 @@ function useSignal<T>(signal: { get: () => T; subscribe: (l: (v: T) => void) => 
 export function UnauthorizedBanner() {
   const detail = useSignal(unauthorizedSignal);
   if (detail === null) return null;
+  if (/IP access list/.test(detail)) {
+    // Not the credential: the enterprise's IP access list leaves out the address the console calls from.
+    return (
+      <div role="alert" className="border-b border-danger/40 bg-danger/10 px-4 py-3 text-sm">
+        <p className="font-semibold text-danger">The IP access list locks the console out (401).</p>
+        <p className="mt-1">
+          {detail} — With the embedded sandbox, stop the console and run{' '}
+          <code className="font-mono">npm start -- --reset-ip-access-list</code> with the same DATA_DIR. Against the
+          real API, change the list from an address it admits.
+        </p>
+      </div>
+    );
+  }
   return (
     <div role="alert" className="border-b border-danger/40 bg-danger/10 px-4 py-3 text-sm">
       <p className="font-semibold text-danger">The Agent Platform API refused the console's credential (401).</p>
@@ -52,6 +66,7 @@ export function GlobalNotices() {
       <UnauthorizedBanner />
       <RateLimitNotice />
       <OfflineNotice />
+      <DoctorNotice />
     </>
   );
 }

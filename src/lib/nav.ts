@@ -5,7 +5,7 @@
  * the sidebar can mark the areas the console's credential cannot open.
  */
 import { linkOptions } from '@tanstack/react-router';
-import type { Permission } from '@/api/permissions';
+import { ANY_CREDENTIAL, type Permission, type RequiredPermission } from '@/api/permissions';
 
 export const ENTERPRISE_NAV = [
   {
@@ -30,6 +30,13 @@ export const ENTERPRISE_NAV = [
     ...linkOptions({ to: '/knowledge' }),
   },
   {
+    label: 'Playbooks',
+    permission: 'ManageAccountPlaybooks' as Permission,
+    operation: 'playbooks.enterprise.list',
+    exact: false,
+    ...linkOptions({ to: '/playbooks' }),
+  },
+  {
     label: 'Git connections',
     permission: 'ManageGitIntegrations' as Permission,
     operation: 'gitConnections.list',
@@ -42,6 +49,41 @@ export const ENTERPRISE_NAV = [
     operation: 'auditLogs.list',
     exact: false,
     ...linkOptions({ to: '/audit-logs' }),
+  },
+  {
+    label: 'Guardrail violations',
+    permission: 'ManageEnterpriseSettings' as Permission,
+    operation: 'guardrails.violations.list',
+    exact: false,
+    ...linkOptions({ to: '/guardrails' }),
+  },
+  {
+    label: 'Code-scan findings',
+    permission: 'ViewAccountCodeScans' as Permission,
+    operation: 'codeScans.findings.list',
+    exact: false,
+    ...linkOptions({ to: '/code-scans' }),
+  },
+  {
+    label: 'Usage',
+    permission: 'ManageBilling' as Permission,
+    operation: 'consumption.daily.get',
+    exact: false,
+    ...linkOptions({ to: '/usage' }),
+  },
+  {
+    label: 'Capacity',
+    permission: 'ViewAccountMetrics' as Permission,
+    operation: 'hypervisors.list',
+    exact: false,
+    ...linkOptions({ to: '/capacity' }),
+  },
+  {
+    label: 'Searches',
+    permission: 'ViewAccountSessions' as Permission,
+    operation: 'searches.enterprise.list',
+    exact: false,
+    ...linkOptions({ to: '/searches' }),
   },
   {
     label: 'Members',
@@ -78,6 +120,28 @@ export const ENTERPRISE_NAV = [
     exact: false,
     ...linkOptions({ to: '/access' }),
   },
+  {
+    label: 'IP access list',
+    permission: 'ManageEnterpriseSettings' as Permission,
+    operation: 'ipAccessList.get',
+    exact: false,
+    ...linkOptions({ to: '/settings/ip-access-list' }),
+  },
+  {
+    label: 'Limits',
+    permission: 'ManageBilling' as Permission,
+    operation: 'acuLimits.list',
+    exact: false,
+    ...linkOptions({ to: '/settings/limits' }),
+  },
+  {
+    // The doctor needs no permission of its own: any credential the API accepts (`GET /v3/self`) can be checked.
+    label: 'Doctor',
+    permission: ANY_CREDENTIAL as RequiredPermission,
+    operation: 'self.get',
+    exact: false,
+    ...linkOptions({ to: '/doctor' }),
+  },
 ];
 
 /** The areas of one organization, linked to it. */
@@ -99,6 +163,27 @@ export function organizationNav(orgId: string) {
       ...linkOptions({ to: '/orgs/$orgId/sessions', params }),
     },
     {
+      label: 'Guardrail violations',
+      permission: 'ManageEnterpriseSettings' as Permission,
+      operation: 'guardrails.violations.organization.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/guardrails', params }),
+    },
+    {
+      label: 'Usage',
+      permission: 'ManageBilling' as Permission,
+      operation: 'consumption.daily.organization.get',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/usage', params }),
+    },
+    {
+      label: 'Searches',
+      permission: 'ViewOrgSessions' as Permission,
+      operation: 'searches.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/searches', params }),
+    },
+    {
       label: 'Git permissions',
       permission: 'ManageGitIntegrations' as Permission,
       operation: 'gitPermissions.list',
@@ -111,6 +196,27 @@ export function organizationNav(orgId: string) {
       operation: 'knowledge.list',
       exact: false,
       ...linkOptions({ to: '/orgs/$orgId/knowledge', params }),
+    },
+    {
+      label: 'Playbooks',
+      permission: 'ManageAccountPlaybooks' as Permission,
+      operation: 'playbooks.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/playbooks', params }),
+    },
+    {
+      label: 'Schedules',
+      permission: 'ManageOrgSchedules' as Permission,
+      operation: 'schedules.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/schedules', params }),
+    },
+    {
+      label: 'Secrets',
+      permission: 'ManageOrgSecrets' as Permission,
+      operation: 'secrets.list',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/secrets', params }),
     },
     {
       label: 'Repository indexing',
@@ -139,6 +245,13 @@ export function organizationNav(orgId: string) {
       operation: 'serviceUsers.organization.list',
       exact: false,
       ...linkOptions({ to: '/orgs/$orgId/service-users', params }),
+    },
+    {
+      label: 'Session tags',
+      permission: 'ManageOrganizations' as Permission,
+      operation: 'organizations.tags.get',
+      exact: false,
+      ...linkOptions({ to: '/orgs/$orgId/settings/tags', params }),
     },
   ];
 }

@@ -3,7 +3,7 @@
  * permissions in the sandbox). Unknown → undefined: the action stays available and the API decides.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Permission } from '@/api/permissions';
+import { ANY_CREDENTIAL, type Permission, type RequiredPermission } from '@/api/permissions';
 import { apiCall } from './api-client';
 
 /** Who the console's credential is (`GET /v3/self`), when the API has it. */
@@ -15,9 +15,11 @@ export const selfQueryOptions = () =>
     retry: false,
   });
 
-export function useHasPermission(permission: Permission): boolean | undefined {
+export function useHasPermission(permission: RequiredPermission): boolean | undefined {
   const self = useQuery(selfQueryOptions());
   const list = self.data?.permissions;
+  // Any credential the API accepts may call an `AnyCredential` operation.
+  if (permission === ANY_CREDENTIAL) return self.data ? true : undefined;
   return list ? list.includes(permission) : undefined;
 }
 

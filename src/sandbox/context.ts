@@ -1,4 +1,5 @@
 /** What every sandbox module and handler works with. */
+import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { OperationId, Operations } from '../api/operations';
 import type { ParsedBodyOf, ParsedQueryOf, ResponseOf } from '../api/operations/define';
@@ -67,6 +68,8 @@ export interface HandlerInput<O extends Operations[OperationId]> {
   principal: Principal;
   /** The request path, for `instance`. */
   path: string;
+  /** The raw request: multipart operations stream their body from it; redirects build absolute URLs with it. */
+  request: Request;
 }
 
 /** A handler may answer with a value (JSON, the operation's status) or a full reply. */
@@ -79,7 +82,11 @@ export interface SandboxReply<T = unknown> {
 export type Handler<I extends OperationId> = (
   input: HandlerInput<Operations[I]>,
   ctx: SandboxContext,
-) => ResponseOf<Operations[I]> | SandboxReply<ResponseOf<Operations[I]>>;
+) =>
+  | ResponseOf<Operations[I]>
+  | SandboxReply<ResponseOf<Operations[I]>>
+  // Async only where a handler must read a stream (multipart uploads).
+  | Promise<ResponseOf<Operations[I]> | SandboxReply<ResponseOf<Operations[I]>>>;
 
 export type HandlerMap = { [I in OperationId]?: Handler<I> };
 
@@ -101,6 +108,11 @@ export interface SandboxModule {
    */
   ensure?(ctx: SeedContext): void;
   handlers: HandlerMap;
+  /**
+   * Paths of its own outside the operation table (no credential, no dispatcher rules), e.g. the signed
+   * download URLs of attachments.
+   */
+  routes?(app: Hono, ctx: SandboxContext): void;
   /** Starts background work (e.g. the session simulation); returns a stop function. */
   start?(ctx: SandboxContext): () => void;
 }

@@ -188,7 +188,10 @@ function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: Dis
         const raw = await readJsonBody(c, opts.maxBodyBytes ?? 1_048_576);
         body = validate('body', op.body, raw);
       }
-      const result = await handler({ params, query, body, principal, path: url.pathname } as never, ctx);
+      const result = await handler(
+        { params, query, body, principal, path: url.pathname, request: c.req.raw } as never,
+        ctx,
+      );
       const reply = isReply(result) ? result : { status: op.status ?? 200, body: result };
       if (reply.status === 204 || reply.body === undefined) {
         return new Response(null, { status: reply.status === 200 ? 204 : reply.status, headers: reply.headers });

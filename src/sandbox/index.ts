@@ -99,6 +99,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     validateResponses: opts.validateResponses,
     addressRefusal: (address) => ipAccessRefusal(db, address),
   });
+  for (const m of sandboxModules) m.routes?.(app, ctx);
   const stops = sandboxModules.flatMap((m) => (m.start ? [m.start(ctx)] : []));
   let closed = false;
   return {

@@ -32,6 +32,14 @@ export interface OperationDef {
   readonly response?: z.ZodType;
   /** True for cursor-paginated lists (`first`/`after`, page envelope). */
   readonly paginated?: boolean;
+  /**
+   * The request body is `multipart/form-data` with one file part named `field`, at most `maxBytes` (413 beyond),
+   * instead of JSON: the sandbox hands the raw request to the handler, which streams it; the console's proxy
+   * admits multipart on this operation's path only and streams it.
+   */
+  readonly multipart?: { readonly field: string; readonly maxBytes: number };
+  /** The operation answers a redirect (302 with `Location`) instead of a body. */
+  readonly redirect?: boolean;
   /** Success status; 200 unless stated. */
   readonly status?: 200 | 201 | 202 | 204;
   /** Not in the spec or the vendor reference: answered by the sandbox; the console falls back without it. */

@@ -114,6 +114,8 @@ export const Session = z.looseObject({
   structured_output: z.record(z.string(), z.unknown()).nullish(),
   origin: z.string().nullish(),
   category: z.string().nullish(),
+  /** The files the session was created with (`attachment_urls` of the create body): attachment URLs. */
+  attachment_urls: z.array(z.string()).nullish(),
 });
 export type Session = z.infer<typeof Session>;
 

@@ -8,6 +8,7 @@ import { GlobalNotices } from '@/components/global-notices';
 import { consoleConfigQueryOptions } from '@/lib/console-config';
 import { lastOrg } from '@/lib/last-org';
 import { OrgSwitcher } from '@/features/organizations/org-switcher';
+import { QueueIndicator } from '@/features/capacity/queue-indicator';
 import { cn } from '@/lib/cn';
 import { useHasPermission } from '@/lib/principal';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
@@ -126,6 +127,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             ) : null}
           </div>
           <div className="flex items-center gap-2">
+            <QueueIndicator />
             <Shortcuts />
             {signedIn && (
               <button

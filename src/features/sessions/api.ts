@@ -60,6 +60,20 @@ export const sessionQueryOptions = (orgId: string, sessionId: string) =>
     staleTime: 2_000,
   });
 
+/**
+ * A session of any organization, through the enterprise operation (the enterprise-wide session page, where the
+ * organization is not known until the session is read). Kept under the `enterprise` scope of the detail keys.
+ */
+export const enterpriseSessionQueryOptions = (sessionId: string) =>
+  queryOptions({
+    queryKey: sessionKeys.detail(ENTERPRISE_SCOPE, sessionId),
+    queryFn: ({ signal }) => apiCall('sessions.enterprise.get', { params: { agent_id: sessionId }, signal }),
+    staleTime: 2_000,
+  });
+
+/** Which operations a session page uses: the organization's, or the enterprise-wide ones. */
+export type SessionPageScope = 'org' | 'enterprise';
+
 export const messagesInfiniteQueryOptions = (orgId: string, sessionId: string) =>
   cursorInfiniteQueryOptions({
     queryKey: sessionKeys.messages(orgId, sessionId),
@@ -121,6 +135,9 @@ function useApplySession() {
   const queryClient = useQueryClient();
   return (session: Session) => {
     queryClient.setQueryData(sessionKeys.detail(session.org_id, session.session_id), session);
+    // The enterprise-wide page reads the same session under its own key.
+    const enterpriseKey = sessionKeys.detail(ENTERPRISE_SCOPE, session.session_id);
+    if (queryClient.getQueryData(enterpriseKey)) queryClient.setQueryData(enterpriseKey, session);
     mergeSessionsIntoLists(queryClient, [session]);
   };
 }
@@ -133,12 +150,14 @@ export function useCreateSession(orgId: string) {
   });
 }
 
-export function useSendMessage(orgId: string, sessionId: string) {
+export function useSendMessage(orgId: string, sessionId: string, scope: SessionPageScope = 'org') {
   const queryClient = useQueryClient();
   const apply = useApplySession();
   return useMutation({
     mutationFn: (message: string) =>
-      apiCall('sessions.messages.send', { params: { org_id: orgId, agent_id: sessionId }, body: { message } }),
+      scope === 'enterprise'
+        ? apiCall('sessions.enterprise.messages.send', { params: { agent_id: sessionId }, body: { message } })
+        : apiCall('sessions.messages.send', { params: { org_id: orgId, agent_id: sessionId }, body: { message } }),
     onSuccess: (session) => {
       apply(session);
       readThreadToEnd(queryClient, orgId, sessionId);
@@ -202,10 +221,13 @@ export function useUpdateTags(orgId: string, sessionId: string) {
   });
 }
 
-export function useGenerateInsights(orgId: string, sessionId: string) {
+export function useGenerateInsights(orgId: string, sessionId: string, scope: SessionPageScope = 'org') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiCall('sessions.insights.generate', { params: { org_id: orgId, agent_id: sessionId } }),
+    mutationFn: () =>
+      scope === 'enterprise'
+        ? apiCall('sessions.enterprise.insights.generate', { params: { agent_id: sessionId } })
+        : apiCall('sessions.insights.generate', { params: { org_id: orgId, agent_id: sessionId } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.insights(orgId, sessionId) }),
   });
 }

@@ -4,11 +4,16 @@
  * the form only: masked while typed, cleared once sent, never shown again. After creation the new session
  * opens, where its start can be watched.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useFormContext } from 'react-hook-form';
+import { ATTACHMENT_LIMITS } from '@/api/operations/attachments';
 import { AGENT_MODES, CreateSessionBody, SESSION_LIMITS } from '@/api/operations/sessions';
 import {
+  AllowedTagsField,
   CheckboxField,
+  ComboboxField,
   fieldFor,
   Form,
   KeyValueField,
@@ -18,11 +23,13 @@ import {
   TextareaField,
   TextField,
 } from '@/components/form';
+import { FileUpload } from '@/components/file-upload';
 import { PageHeader } from '@/components/page-header';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionKeys, useCreateSession } from './api';
 import { recordStatus } from './live';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
+import { allowedTagsQueryOptions, defaultTagQueryOptions, validatedTags } from '@/lib/org-tags';
 
 export interface CreateSessionValues {
   prompt: string;
@@ -36,6 +43,8 @@ export interface CreateSessionValues {
   /** One link per line. */
   session_links: string;
   bypass_approval: boolean;
+  /** URLs of the files uploaded in the form (set by the upload widget, not typed). */
+  attachment_urls?: string[];
 }
 
 const EMPTY: CreateSessionValues = {
@@ -48,6 +57,7 @@ const EMPTY: CreateSessionValues = {
   create_as_user_id: '',
   session_links: '',
   bypass_approval: false,
+  attachment_urls: [],
 };
 
 const FORM_FIELDS = [
@@ -60,6 +70,7 @@ const FORM_FIELDS = [
   'create_as_user_id',
   'session_links',
   'bypass_approval',
+  'attachment_urls',
 ];
 
 const list = (text: string, sep: RegExp) =>
@@ -82,6 +93,7 @@ export function toCreateBody(v: CreateSessionValues): CreateSessionBody {
   const links = list(v.session_links, /\n/);
   if (links.length) body.session_links = links;
   if (v.bypass_approval) body.bypass_approval = true;
+  if (v.attachment_urls?.length) body.attachment_urls = v.attachment_urls;
   return body;
 }
 
@@ -97,18 +109,41 @@ export function formFieldOf(path: string): string | null {
 
 const countLines = (value: unknown) => (typeof value === 'string' ? list(value, /\n/).length : 0);
 
-export function CreateSessionForm({ orgId }: { orgId: string }) {
+export interface PlaybookChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * `playbookId`: the playbook chosen when the form opens (a "start a session with this playbook" link);
+ * `playbookOptions`: the playbooks to choose among (without them the playbook is typed as an id).
+ */
+export function CreateSessionForm({
+  orgId,
+  playbookId,
+  playbookOptions,
+}: {
+  orgId: string;
+  playbookId?: string;
+  playbookOptions?: readonly PlaybookChoice[];
+}) {
   const create = useCreateSession(orgId);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const can = useHasPermission('UseAgentSessions');
+  // The session is created once every file is uploaded (their URLs are part of the body).
+  const [uploading, setUploading] = useState(false);
+  // Tag validation on: only the organization's allowed tags are offered (unreadable: free text, the API decides).
+  const allowed = validatedTags(useQuery(allowedTagsQueryOptions(orgId)).data);
+  const defaultTag = useQuery(defaultTagQueryOptions(orgId)).data?.default_tag;
+  const noTagsNote = defaultTag ? ` Without tags, the session gets the default tag “${defaultTag}”.` : '';
 
   return (
     <>
       <PageHeader title="New session" description="Start an agent session in this organization." />
       <Form
         schema={CreateSessionBody}
-        defaultValues={EMPTY}
+        defaultValues={playbookId ? { ...EMPTY, playbook_id: playbookId } : EMPTY}
         toBody={toCreateBody}
         aria-label="New session"
         className="max-w-3xl"
@@ -130,8 +165,8 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
           <div className="flex gap-2">
             <SubmitButton
               pendingLabel="Creating…"
-              disabled={can === false}
-              title={missingPermissionTitle('UseAgentSessions', can)}
+              disabled={can === false || uploading}
+              title={uploading ? 'Wait for the uploads to finish' : missingPermissionTitle('UseAgentSessions', can)}
             >
               Create session
             </SubmitButton>
@@ -156,19 +191,39 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
             ]}
           />
           <TextField name="title" label="Title" description="Optional; shown in the lists." />
-          <TagsField
-            name="tags"
-            label="Tags"
-            placeholder="bug, backend"
-            description={`Enter or a comma after each; 1–${SESSION_LIMITS.tag} characters, no commas.`}
-          />
-          <TextField
-            name="playbook_id"
-            label="Playbook"
-            description="Optional playbook id the agent follows."
-            placeholder="playbook-…"
-            countWhenEmpty={false}
-          />
+          {allowed ? (
+            <AllowedTagsField
+              name="tags"
+              label="Tags"
+              allowed={allowed}
+              description={`Tag validation is on in this organization: choose among its ${formatNumber(allowed.length)} allowed tags.${noTagsNote}`}
+            />
+          ) : (
+            <TagsField
+              name="tags"
+              label="Tags"
+              placeholder="bug, backend"
+              description={`Enter or a comma after each; 1–${SESSION_LIMITS.tag} characters, no commas.${noTagsNote}`}
+            />
+          )}
+          {playbookOptions ? (
+            <ComboboxField
+              name="playbook_id"
+              label="Playbook"
+              description="Optional: the procedure the agent follows."
+              searchLabel="Search playbooks"
+              placeholder="No playbook"
+              options={[{ value: '', label: 'No playbook' }, ...playbookOptions]}
+            />
+          ) : (
+            <TextField
+              name="playbook_id"
+              label="Playbook"
+              description="Optional playbook id the agent follows."
+              placeholder="playbook-…"
+              countWhenEmpty={false}
+            />
+          )}
           <TextField
             name="create_as_user_id"
             label="Create as user"
@@ -201,7 +256,29 @@ export function CreateSessionForm({ orgId }: { orgId: string }) {
           newRow={() => ({ key: '', value: '', sensitive: true })}
           description={`Temporary secrets for this session only, not stored in the organization's secrets. Key 1–${SESSION_LIMITS.secretKey} characters; value at most ${formatNumber(SESSION_LIMITS.secretValue)} characters. Sensitive by default: values are never shown again.`}
         />
+        <SessionAttachmentsField orgId={orgId} onBusyChange={setUploading} />
       </Form>
     </>
+  );
+}
+
+/** The file picker of the form: finished uploads become `attachment_urls`. */
+function SessionAttachmentsField({ orgId, onBusyChange }: { orgId: string; onBusyChange: (busy: boolean) => void }) {
+  const { setValue } = useFormContext<CreateSessionValues>();
+  return (
+    <FileUpload
+      orgId={orgId}
+      label="Attachments"
+      description="Files the agent gets with the session (logs, designs, data)."
+      maxFiles={ATTACHMENT_LIMITS.filesAtOnce}
+      onBusyChange={onBusyChange}
+      onChange={(uploaded) =>
+        setValue(
+          'attachment_urls',
+          uploaded.map((a) => a.url),
+          { shouldDirty: true },
+        )
+      }
+    />
   );
 }

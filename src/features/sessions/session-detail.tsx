@@ -7,6 +7,7 @@ import { Link } from '@tanstack/react-router';
 import { Archive, ExternalLink, Square } from 'lucide-react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { isTerminalStatus, Session as SessionSchema, type Session } from '@/api/operations/sessions';
+import { AttachmentList } from '@/components/attachment-list';
 import { Badge } from '@/components/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -16,7 +17,13 @@ import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useDocumentVisible } from '@/lib/use-document-visible';
-import { sessionQueryOptions, useArchiveSession, useTerminateSession } from './api';
+import {
+  enterpriseSessionQueryOptions,
+  sessionQueryOptions,
+  useArchiveSession,
+  useTerminateSession,
+  type SessionPageScope,
+} from './api';
 import { recordStatus, useRefreshInterval, useStatusTimeline } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { prNumber } from './sessions-list';
@@ -31,11 +38,23 @@ import { CopyId } from '@/components/copy-id';
 const STARTING_STATUSES = ['new', 'creating', 'claimed', 'resuming'];
 const STARTING_POLL_MS = 2_000;
 
-export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: string }) {
+/**
+ * `scope` `enterprise`: the enterprise-wide page (`/sessions/$sessionId`), which reads and messages the session
+ * through the enterprise operations and links to other sessions on enterprise-wide pages; `orgId` is not needed.
+ */
+export function SessionDetail({
+  orgId = '',
+  sessionId,
+  scope = 'org',
+}: {
+  orgId?: string;
+  sessionId: string;
+  scope?: SessionPageScope;
+}) {
   const [intervalMs] = useRefreshInterval();
   const visible = useDocumentVisible();
   const query = useSuspenseQuery({
-    ...sessionQueryOptions(orgId, sessionId),
+    ...(scope === 'enterprise' ? enterpriseSessionQueryOptions(sessionId) : sessionQueryOptions(orgId, sessionId)),
     refetchInterval: (q) => {
       const s = q.state.data;
       if (!visible || intervalMs <= 0 || !s || isTerminalStatus(s.status)) return false;
@@ -52,13 +71,19 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link
-          to="/orgs/$orgId/sessions"
-          params={{ orgId }}
-          className="text-accent underline underline-offset-2 hover:no-underline"
-        >
-          ← Sessions
-        </Link>
+        {scope === 'enterprise' ? (
+          <Link to="/sessions" className="text-accent underline underline-offset-2 hover:no-underline">
+            ← All sessions
+          </Link>
+        ) : (
+          <Link
+            to="/orgs/$orgId/sessions"
+            params={{ orgId }}
+            className="text-accent underline underline-offset-2 hover:no-underline"
+          >
+            ← Sessions
+          </Link>
+        )}
       </p>
       <PageHeader
         title={session.title || session.prompt?.slice(0, 120) || session.session_id}
@@ -91,13 +116,14 @@ export function SessionDetail({ orgId, sessionId }: { orgId: string; sessionId: 
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(18rem,2fr)]">
         <div className="flex min-w-0 flex-col gap-6">
-          <SessionThread session={session} />
+          <SessionThread session={session} scope={scope} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           <StatusTimeline sessionId={session.session_id} />
-          <SessionFields session={session} />
-          <SessionTags orgId={orgId} sessionId={session.session_id} tags={session.tags} />
-          <SessionInsights orgId={orgId} sessionId={session.session_id} />
+          <SessionFields session={session} scope={scope} />
+          <AttachmentList urls={session.attachment_urls ?? []} />
+          <SessionTags orgId={session.org_id} sessionId={session.session_id} tags={session.tags} />
+          <SessionInsights orgId={session.org_id} sessionId={session.session_id} scope={scope} />
         </div>
       </div>
     </>
@@ -230,7 +256,18 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 const KNOWN_FIELDS = new Set(Object.keys(SessionSchema.shape));
 
-function SessionLink({ orgId, id }: { orgId: string; id: string }) {
+function SessionLink({ orgId, id, scope }: { orgId: string; id: string; scope: SessionPageScope }) {
+  if (scope === 'enterprise') {
+    return (
+      <Link
+        to="/sessions/$sessionId"
+        params={{ sessionId: id }}
+        className="font-mono text-xs text-accent underline underline-offset-2 hover:no-underline"
+      >
+        {id}
+      </Link>
+    );
+  }
   return (
     <Link
       to="/orgs/$orgId/sessions/$sessionId"
@@ -242,7 +279,7 @@ function SessionLink({ orgId, id }: { orgId: string; id: string }) {
   );
 }
 
-function SessionFields({ session: s }: { session: Session }) {
+function SessionFields({ session: s, scope }: { session: Session; scope: SessionPageScope }) {
   const extra = Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k));
   const none = <span className="text-muted">—</span>;
   return (
@@ -293,14 +330,14 @@ function SessionFields({ session: s }: { session: Session }) {
         </Row>
         <Row label="Playbook">{s.playbook_id ? <span className="font-mono text-xs">{s.playbook_id}</span> : none}</Row>
         <Row label="Parent session">
-          {s.parent_session_id ? <SessionLink orgId={s.org_id} id={s.parent_session_id} /> : none}
+          {s.parent_session_id ? <SessionLink orgId={s.org_id} id={s.parent_session_id} scope={scope} /> : none}
         </Row>
         <Row label="Child sessions">
           {s.child_session_ids && s.child_session_ids.length > 0 ? (
             <ul className="flex flex-col gap-0.5">
               {s.child_session_ids.map((id) => (
                 <li key={id}>
-                  <SessionLink orgId={s.org_id} id={id} />
+                  <SessionLink orgId={s.org_id} id={id} scope={scope} />
                 </li>
               ))}
             </ul>

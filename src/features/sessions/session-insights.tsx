@@ -5,15 +5,23 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { formatDateTime } from '@/lib/format';
-import { insightsQueryOptions, useGenerateInsights } from './api';
+import { insightsQueryOptions, useGenerateInsights, type SessionPageScope } from './api';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
 /** How often the console checks for insights being generated. */
 const INSIGHTS_POLL_MS = 2_000;
 
-export function SessionInsights({ orgId, sessionId }: { orgId: string; sessionId: string }) {
+export function SessionInsights({
+  orgId,
+  sessionId,
+  scope = 'org',
+}: {
+  orgId: string;
+  sessionId: string;
+  scope?: SessionPageScope;
+}) {
   const [requested, setRequested] = useState<string | null>(null);
-  const generate = useGenerateInsights(orgId, sessionId);
+  const generate = useGenerateInsights(orgId, sessionId, scope);
   const can = useHasPermission('ManageOrgSessions');
   const query = useQuery({
     ...insightsQueryOptions(orgId, sessionId),

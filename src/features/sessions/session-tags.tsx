@@ -1,4 +1,5 @@
 /** Editing a session's tags: add (append) and remove (replace with the rest, with an Undo). */
+import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { SESSION_LIMITS, TagsBody } from '@/api/operations/sessions';
@@ -7,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/field';
 import { ProblemView } from '@/components/problem-view';
 import { Input } from '@/components/ui/input';
+import { Combobox } from '@/components/ui/combobox';
+import { allowedTagsQueryOptions, validatedTags } from '@/lib/org-tags';
 import { toast } from '@/components/ui/toast';
 import { isApiError } from '@/lib/api-error';
 import { useUpdateTags } from './api';
@@ -18,12 +21,19 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
   const update = useUpdateTags(orgId, sessionId);
   const can = useHasPermission('ManageOrgSessions');
   const denied = missingPermissionTitle('ManageOrgSessions', can);
+  // Tag validation on in the organization: a picker of its allowed tags instead of free text.
+  const allowed = validatedTags(useQuery(allowedTagsQueryOptions(orgId)).data);
 
   const add = () => {
     const parts = draft
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
+    const outside = allowed ? parts.find((t) => !allowed.includes(t)) : undefined;
+    if (outside !== undefined) {
+      setError(`“${outside}” is not an allowed tag of this organization (tag validation is on)`);
+      return;
+    }
     const parsed = TagsBody.safeParse({ tags: parts.length ? [...tags, ...parts] : [''] });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
@@ -84,10 +94,25 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
         <Field
           label="Add tag"
           className="flex-1"
-          hint={`1–${SESSION_LIMITS.tag} characters, no commas (separate several with commas); at most ${SESSION_LIMITS.tags} tags.`}
+          hint={
+            allowed
+              ? `Tag validation is on: choose among the organization's allowed tags; at most ${SESSION_LIMITS.tags} tags.`
+              : `1–${SESSION_LIMITS.tag} characters, no commas (separate several with commas); at most ${SESSION_LIMITS.tags} tags.`
+          }
           error={error ?? serverError}
         >
-          <Input value={draft} onChange={(e) => setDraft(e.target.value)} />
+          {allowed ? (
+            <Combobox
+              value={draft}
+              onValueChange={setDraft}
+              options={allowed.filter((t) => !tags.includes(t)).map((t) => ({ value: t, label: t }))}
+              placeholder="Choose an allowed tag"
+              searchLabel="Search allowed tags"
+              emptyText="No allowed tag matches: only the organization's allowed tags can be used"
+            />
+          ) : (
+            <Input value={draft} onChange={(e) => setDraft(e.target.value)} />
+          )}
         </Field>
         <Button type="submit" className="mb-5" disabled={update.isPending || can === false} title={denied}>
           Add

@@ -2,6 +2,8 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
+import type { UploadedAttachment } from '@/api/operations/attachments';
+import { FileUpload } from '@/components/file-upload';
 import { Button } from '@/components/ui/button';
 import { Field, textareaClass } from '@/components/field';
 import { EmptyState, Spinner } from '@/components/page-header';
@@ -10,10 +12,10 @@ import { RelativeTime } from '@/components/relative-time';
 import { isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
-import { messagesInfiniteQueryOptions, readThreadToEnd, useSendMessage } from './api';
+import { messagesInfiniteQueryOptions, readThreadToEnd, useSendMessage, type SessionPageScope } from './api';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 
-export function SessionThread({ session }: { session: Session }) {
+export function SessionThread({ session, scope = 'org' }: { session: Session; scope?: SessionPageScope }) {
   const { org_id: orgId, session_id: sessionId } = session;
   const query = useInfiniteQuery(messagesInfiniteQueryOptions(orgId, sessionId));
   const messages = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
@@ -47,12 +49,22 @@ export function SessionThread({ session }: { session: Session }) {
               key={m.event_id}
               className={cn(
                 'max-w-[85%] rounded-lg border px-3 py-2 text-sm',
-                m.source === 'user' ? 'self-end border-accent/30 bg-accent/10' : 'self-start border-line bg-surface',
+                m.source === 'user'
+                  ? 'self-end border-accent/30 bg-accent/10'
+                  : m.source === 'guardrail'
+                    ? 'self-end border-danger/40 bg-danger/5'
+                    : 'self-start border-line bg-surface',
               )}
             >
               <div className="mb-1 flex items-center gap-2 text-xs text-muted">
-                <span className="font-semibold">
-                  {m.source === 'user' ? 'User' : m.source === 'agent' ? 'Agent' : m.source}
+                <span className={cn('font-semibold', m.source === 'guardrail' && 'text-danger')}>
+                  {m.source === 'user'
+                    ? 'User'
+                    : m.source === 'agent'
+                      ? 'Agent'
+                      : m.source === 'guardrail'
+                        ? 'Guardrail · blocked'
+                        : m.source}
                 </span>
                 <RelativeTime value={m.created_at} />
               </div>
@@ -74,16 +86,27 @@ export function SessionThread({ session }: { session: Session }) {
       {query.error && messages.length > 0 ? (
         <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
       ) : null}
-      <Composer session={session} />
+      <Composer session={session} scope={scope} />
     </section>
   );
 }
 
-function Composer({ session }: { session: Session }) {
+/** The message with the uploaded files named in it, one `ATTACHMENT:"<url>"` line each (the API's convention). */
+export function withAttachments(text: string, urls: readonly string[]): string {
+  return urls.length === 0 ? text : `${text}\n\n${urls.map((u) => `ATTACHMENT:"${u}"`).join('\n')}`;
+}
+
+function Composer({ session, scope }: { session: Session; scope: SessionPageScope }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const send = useSendMessage(session.org_id, session.session_id);
-  const can = useHasPermission('UseAgentSessions');
+  const [files, setFiles] = useState<UploadedAttachment[]>([]);
+  const [uploading, setUploading] = useState(false);
+  // A new widget (no files) after each message sent.
+  const [uploadKey, setUploadKey] = useState(0);
+  const send = useSendMessage(session.org_id, session.session_id, scope);
+  // The enterprise-wide message operation needs ManageAccountSessions; the organization's, UseAgentSessions.
+  const permission = scope === 'enterprise' ? 'ManageAccountSessions' : 'UseAgentSessions';
+  const can = useHasPermission(permission);
   const resumes =
     session.status === 'suspended' || (isTerminalStatus(session.status) && session.status_detail !== 'terminated');
   const hint =
@@ -94,13 +117,27 @@ function Composer({ session }: { session: Session }) {
         : `The agent reads it at its next step. At most ${formatNumber(SESSION_LIMITS.message)} characters.`;
 
   const submit = () => {
-    const parsed = SendMessageBody.safeParse({ message: text });
+    if (uploading) {
+      setError('Wait for the uploads to finish.');
+      return;
+    }
+    const message = withAttachments(
+      text,
+      files.map((f) => f.url),
+    );
+    const parsed = SendMessageBody.safeParse({ message: text.trim() ? message : text });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
       return;
     }
     setError(undefined);
-    send.mutate(text, { onSuccess: () => setText('') });
+    send.mutate(message, {
+      onSuccess: () => {
+        setText('');
+        setFiles([]);
+        setUploadKey((k) => k + 1);
+      },
+    });
   };
   const serverError =
     send.error && isApiError(send.error) && send.error.status === 422 ? send.error.fieldErrors[0]?.msg : undefined;
@@ -124,6 +161,14 @@ function Composer({ session }: { session: Session }) {
           placeholder={resumes ? 'Tell the agent how to continue…' : 'Write to the agent…'}
         />
       </Field>
+      <FileUpload
+        key={uploadKey}
+        orgId={session.org_id}
+        label="Files"
+        description="Files for the agent, named in the message."
+        onChange={setFiles}
+        onBusyChange={setUploading}
+      />
       {send.error && !serverError ? <ProblemView compact error={send.error} /> : null}
       <div className="flex items-center justify-end gap-2">
         {send.isSuccess && !send.isPending && (
@@ -134,8 +179,8 @@ function Composer({ session }: { session: Session }) {
         <Button
           type="submit"
           variant="primary"
-          disabled={send.isPending || can === false}
-          title={missingPermissionTitle('UseAgentSessions', can)}
+          disabled={send.isPending || uploading || can === false}
+          title={missingPermissionTitle(permission, can)}
         >
           {send.isPending ? 'Sending…' : resumes ? 'Send and resume' : 'Send message'}
         </Button>

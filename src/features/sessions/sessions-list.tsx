@@ -83,15 +83,28 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
       meta: { width: 'minmax(14rem,3fr)', card: 'title' },
       cell: ({ row: { original: s }, getValue }) => (
         <>
-          <Link
-            to="/orgs/$orgId/sessions/$sessionId"
-            params={{ orgId: s.org_id, sessionId: s.session_id }}
-            className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
-            title={getValue()}
-            data-row-link
-          >
-            {getValue()}
-          </Link>
+          {enterprise ? (
+            // The enterprise list opens the enterprise-wide session page (enterprise operations).
+            <Link
+              to="/sessions/$sessionId"
+              params={{ sessionId: s.session_id }}
+              className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
+              title={getValue()}
+              data-row-link
+            >
+              {getValue()}
+            </Link>
+          ) : (
+            <Link
+              to="/orgs/$orgId/sessions/$sessionId"
+              params={{ orgId: s.org_id, sessionId: s.session_id }}
+              className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
+              title={getValue()}
+              data-row-link
+            >
+              {getValue()}
+            </Link>
+          )}
           <span className="flex items-center gap-1.5 truncate font-mono text-xs text-muted">
             {s.session_id}
             {s.is_archived && <Badge className="font-sans">Archived</Badge>}

@@ -20,6 +20,12 @@ import {
   inflateSync,
   constants as zlib,
 } from 'node:zlib';
+import {
+  ATTACHMENT_LIMITS,
+  isAttachmentDownloadPath,
+  isAttachmentUploadPath,
+  parseAttachmentUrl,
+} from '../../api/operations/attachments';
 import { sendProblem } from '../../node/problem-writer';
 import type { Redactor } from '../redact';
 import { createFairGate } from './fair-gate';
@@ -76,6 +82,36 @@ export interface Upstream {
 
 /** Largest request body the proxy forwards. */
 export const MAX_REQUEST_BODY_BYTES = 1_048_576;
+/** Largest multipart upload the proxy streams to the attachment path: the file limit and its envelope. */
+export const MAX_UPLOAD_BYTES = ATTACHMENT_LIMITS.maxBytes + ATTACHMENT_LIMITS.envelopeBytes;
+/** Redirects of a download the proxy follows (API → signed URL → a storage host's own redirect). */
+const MAX_DOWNLOAD_HOPS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Where a download's redirect may lead: http(s) only, no user info, and never from https down to http (http only
+ * when the API itself is plain http: the sandbox, a local test). Answers the URL, or a reason to refuse it.
+ */
+export function downloadTarget(location: string, from: URL, base: URL): URL | string {
+  let url: URL;
+  try {
+    url = new URL(location, from);
+  } catch {
+    return 'its Location is not a URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && base.protocol === 'http:')) {
+    return `it leads to a ${url.protocol} URL`;
+  }
+  if (url.username || url.password) return 'its URL carries user information';
+  return url;
+}
+
+/** `attachment; filename="…"; filename*=UTF-8''…` for the name of a download path. */
+function downloadDisposition(upstreamPath: string): string {
+  const name = parseAttachmentUrl(upstreamPath.split('?')[0]!)?.name ?? 'download';
+  const plain = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
 /** Largest compressed answer read whole to be searched, and largest it may decode to (502 beyond). */
 const MAX_DECODED_BYTES = 16 * 1_048_576;
 
@@ -165,6 +201,13 @@ class ProxyCall {
   private bodyDone = true;
   private readonly timer: NodeJS.Timeout;
   private readonly headers: Record<string, string>;
+  /** A multipart upload: its body is streamed to the upstream (bounded while streaming), not read first. */
+  private streamBody = false;
+  /** An attachment download: a redirect is followed here, without the credential, rather than passed on. */
+  private readonly download: boolean;
+  private hops = 0;
+  /** The URL the last redirect came from (relative Locations resolve against it). */
+  private from: URL | undefined;
 
   constructor(
     private readonly s: Shared,
@@ -181,6 +224,7 @@ class ProxyCall {
     headers.authorization = s.authorization;
     headers['accept-encoding'] = upstreamAcceptEncoding(req.headers['accept-encoding']);
     this.headers = headers;
+    this.download = req.method === 'GET' && isAttachmentDownloadPath(path);
     this.timer = setTimeout(
       () => this.fail(504, `The Agent Platform API did not answer within ${s.upstream.timeoutMs} ms`),
       s.upstream.timeoutMs,
@@ -192,6 +236,45 @@ class ProxyCall {
       this.finish();
       this.upReq?.destroy();
     });
+  }
+
+  /**
+   * A multipart upload (the attachment path only): the body goes to the upstream as it arrives, never held whole,
+   * and is cut off with a 413 once it passes MAX_UPLOAD_BYTES. Unlike other calls it takes its connection before
+   * the body is in; the timeout counts from the last byte received, so a slow upload that keeps moving finishes.
+   */
+  runUpload(client: string, declared: number): void {
+    this.streamBody = true;
+    if (declared > 0) this.headers['content-length'] = String(declared);
+    this.run(client, false);
+  }
+
+  private pumpBody(upReq: http.ClientRequest): void {
+    const { req } = this;
+    let sent = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      sent += chunk.length;
+      if (sent > MAX_UPLOAD_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        this.fail(
+          413,
+          `The file is larger than the attachment limit (${ATTACHMENT_LIMITS.maxBytes.toLocaleString('en-US')} bytes)`,
+          { connection: 'close' },
+        );
+        return;
+      }
+      this.timer.refresh();
+      if (!upReq.write(chunk)) {
+        req.pause();
+        upReq.once('drain', () => req.resume());
+      }
+    });
+    req.on('end', () => {
+      if (!this.settled) upReq.end();
+    });
+    req.on('error', () => this.fail(400, 'The request body could not be read'));
   }
 
   run(client: string, hasBody: boolean): void {
@@ -268,6 +351,10 @@ class ProxyCall {
       (upRes) => this.answer(upRes),
     );
     this.upReq = upReq;
+    if (this.streamBody) {
+      upReq.on('error', () => undefined);
+      this.pumpBody(upReq);
+    }
     upReq.on('error', (err: NodeJS.ErrnoException) => {
       const why =
         err.code === 'ECONNREFUSED'
@@ -279,12 +366,54 @@ class ProxyCall {
               : `the connection failed (${err.code ?? 'error'})`;
       this.fail(502, `The Agent Platform API at ${s.base.host} could not be reached: ${why}`);
     });
-    upReq.end(payload);
+    if (!this.streamBody) upReq.end(payload);
+  }
+
+  /**
+   * A download's redirect, followed here: the signed URL is fetched without the credential and without any of
+   * the browser's headers, so the credential never reaches its host; the browser gets the file from the console.
+   */
+  private follow(location: string): void {
+    const target = downloadTarget(
+      location,
+      this.from ?? new URL(this.s.basePath + this.path, this.s.base),
+      this.s.base,
+    );
+    if (typeof target === 'string') {
+      this.fail(502, `The Agent Platform API redirected the download, but ${target}; the console does not follow it`);
+      return;
+    }
+    this.hops += 1;
+    this.from = target;
+    const isHttps = target.protocol === 'https:';
+    const request = isHttps ? https.request : http.request;
+    // Only these two headers: no Authorization, no cookie, nothing of the browser's.
+    const headers = { accept: '*/*', 'accept-encoding': this.headers['accept-encoding']! };
+    const sideReq = request(target, { method: 'GET', headers }, (res) => this.answer(res));
+    this.upReq = sideReq;
+    sideReq.on('error', () => this.fail(502, `The download's signed URL at ${target.host} could not be reached`));
+    sideReq.end();
   }
 
   private answer(upRes: IncomingMessage): void {
     if (this.settled) {
       upRes.resume();
+      return;
+    }
+    const location = upRes.headers.location;
+    if (this.download && REDIRECT_STATUSES.has(upRes.statusCode ?? 0) && location) {
+      if (this.hops >= MAX_DOWNLOAD_HOPS) {
+        upRes.resume();
+        this.fail(502, 'The download was redirected too many times');
+        return;
+      }
+      // The upstream's connection is free once this answer is read: give the slot back, keep the timer.
+      upRes.on('close', () => {
+        this.release?.();
+        this.release = undefined;
+      });
+      upRes.resume();
+      this.follow(location);
       return;
     }
     upRes.on('error', () => this.fail(502, 'The Agent Platform API closed the connection mid-answer'));
@@ -312,6 +441,11 @@ class ProxyCall {
       out[name] = Array.isArray(value) ? value.map(redactor.redact) : redactor.redact(value);
     }
     out['cache-control'] ??= 'no-store';
+    if (this.download && (upRes.statusCode ?? 0) < 300) {
+      // A file is always saved, never shown on the console's origin.
+      out['content-disposition'] = downloadDisposition(this.path);
+      out['cache-control'] = 'no-store';
+    }
     out['x-content-type-options'] = PROXIED_ANSWER_HEADERS['x-content-type-options'];
     out['content-security-policy'] = PROXIED_ANSWER_HEADERS['content-security-policy'];
     return out;
@@ -386,6 +520,11 @@ class ProxyCall {
   }
 }
 
+/** A multipart body to the attachment upload path: the one body the proxy streams. */
+function isMultipartUpload(req: IncomingMessage, upstreamPath: string): boolean {
+  return /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '') && isAttachmentUploadPath(upstreamPath);
+}
+
 export function createForwarder(upstream: Upstream): Forwarder {
   const base = new URL(upstream.baseUrl);
   const isHttps = base.protocol === 'https:';
@@ -411,13 +550,25 @@ export function createForwarder(upstream: Upstream): Forwarder {
       const { maxBody } = shared;
       const lengthHeader = req.headers['content-length'];
       const declared = lengthHeader === undefined ? 0 : Number(lengthHeader);
-      if (declared > maxBody) {
+      const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+      const upload = hasBody && req.method === 'POST' && isMultipartUpload(req, upstreamPath);
+      const limit = upload ? MAX_UPLOAD_BYTES : maxBody;
+      if (declared > limit) {
         req.resume();
-        sendProblem(res, 413, `The request body is larger than ${maxBody} bytes`, instance, { connection: 'close' });
+        sendProblem(
+          res,
+          413,
+          upload
+            ? `The file is larger than the attachment limit (${ATTACHMENT_LIMITS.maxBytes.toLocaleString('en-US')} bytes)`
+            : `The request body is larger than ${maxBody} bytes`,
+          instance,
+          { connection: 'close' },
+        );
         return;
       }
-      const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
-      new ProxyCall(shared, req, res, upstreamPath, instance).run(client, hasBody);
+      const call = new ProxyCall(shared, req, res, upstreamPath, instance);
+      if (upload) call.runUpload(client, declared);
+      else call.run(client, hasBody);
     },
     close() {
       agent.destroy();

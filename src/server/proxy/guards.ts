@@ -3,6 +3,7 @@
  * after normalization, Host (DNS rebinding) and Origin / Sec-Fetch-Site (cross-site) checks.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isAttachmentUploadPath } from '../../api/operations/attachments';
 
 export const API_PREFIXES = ['/api/v3/', '/api/v3beta1/'] as const;
 
@@ -103,4 +104,36 @@ export function bodyTypeProblem(method: string, headers: IncomingHttpHeaders): s
     return 'Request bodies must be sent as Content-Type: application/json';
   }
   return null;
+}
+
+/**
+ * The body rule of every `/api` and `/console` request: JSON (see `bodyTypeProblem`), with one exception — a
+ * `multipart/form-data` body POSTed to the attachment upload path (`/api/v3/organizations/{org_id}/attachments`,
+ * no query). A multipart body is one a foreign page's form could send without a preflight, so besides the
+ * cross-site checks every request passes, it must name its source: an `Origin` (which the cross-site check has
+ * found to be the console's own; browsers send it on every POST) or `Sec-Fetch-Site: same-origin`, or else an
+ * `Authorization` header (a script with the access token; a form cannot set one).
+ */
+export function bodyRefusal(
+  method: string,
+  rawTarget: string,
+  headers: IncomingHttpHeaders,
+): { status: 403 | 415; detail: string } | null {
+  const type = headers['content-type'] ?? '';
+  if (/^multipart\/form-data\s*;/i.test(type) && method === 'POST') {
+    const upstream = toUpstreamPath(rawTarget);
+    if (upstream !== null && isAttachmentUploadPath(upstream)) {
+      const named =
+        headers.origin !== undefined || headers['sec-fetch-site'] === 'same-origin' || !!headers.authorization;
+      return named
+        ? null
+        : { status: 403, detail: 'A multipart upload must come from the console’s own page (Origin) or a script' };
+    }
+    return {
+      status: 415,
+      detail: 'Request bodies must be sent as Content-Type: application/json (multipart only to the attachment upload)',
+    };
+  }
+  const problem = bodyTypeProblem(method, headers);
+  return problem ? { status: 415, detail: problem } : null;
 }

@@ -76,7 +76,10 @@ function step(ctx: SandboxContext, r: SessionRow): void {
     case 'running': {
       if (r.status_detail === 'finished') {
         const prs = JSON.parse(r.pull_requests) as Array<{ pr_url: string; pr_state: string }>;
-        if (rng.chance(0.7)) prs.push({ pr_url: prUrl(rng, JSON.parse(r.repos) as string[]), pr_state: 'open' });
+        // A code-scan remediation always ends its successful run with its fix as a pull request.
+        if (r.origin === 'code_scan_remediation' || rng.chance(0.7)) {
+          prs.push({ pr_url: prUrl(rng, JSON.parse(r.repos) as string[]), pr_state: 'open' });
+        }
         set({ status: 'exit', status_detail: null, sim_next_ms: null, pull_requests: JSON.stringify(prs) });
         return;
       }

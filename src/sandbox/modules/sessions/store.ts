@@ -131,6 +131,7 @@ export function toSession(r: SessionRow): Session {
     structured_output: parse<Record<string, unknown> | null>(r.structured_output, null),
     origin: r.origin,
     category: r.category,
+    attachment_urls: parse<{ attachment_urls?: string[] }>(r.create_params, {}).attachment_urls ?? [],
   };
 }
 

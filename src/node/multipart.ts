@@ -1,0 +1,248 @@
+/**
+ * A streaming reader of a `multipart/form-data` body that holds exactly one file part (the attachment upload).
+ * The file's bytes go to a sink as they arrive; nothing larger than a chunk and the boundary is held in memory,
+ * and the size limit holds while reading (413 as soon as it is crossed, whatever the declared length).
+ */
+import { HttpProblem, unprocessable } from './problem-writer';
+
+export interface FilePart {
+  /** The part's name (the form field). */
+  field: string;
+  /** The file name the client sent, as sent (clean it before storing). */
+  filename: string;
+  /** The part's Content-Type, or `application/octet-stream`. */
+  contentType: string;
+}
+
+export interface FileSink {
+  write(chunk: Uint8Array): void | Promise<void>;
+}
+
+export interface ReadFileOptions {
+  /** The one part accepted. */
+  field: string;
+  /** Largest file, in bytes (413 beyond). */
+  maxBytes: number;
+  /** Room for boundaries and part headers on top of the file. */
+  envelopeBytes: number;
+  /** Called once, when the file part's headers are read: where its bytes go. */
+  open(part: FilePart): FileSink | Promise<FileSink>;
+}
+
+const MAX_HEADER_BYTES = 8 * 1024;
+const CRLF = Buffer.from('\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+/** The boundary of a `multipart/form-data` Content-Type, or null when it is not one. */
+export function multipartBoundary(contentType: string | null | undefined): string | null {
+  if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) return null;
+  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(contentType);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+function tooLarge(maxBytes: number): HttpProblem {
+  return new HttpProblem(413, `The file is larger than ${maxBytes.toLocaleString('en-US')} bytes`);
+}
+
+const malformed = (msg: string) =>
+  unprocessable([{ loc: ['body'], msg, type: 'multipart' }], `The multipart body could not be read: ${msg}`);
+
+/** `name` and `filename` (or `filename*`, RFC 5987) of a Content-Disposition header. */
+function dispositionParams(value: string): { name?: string; filename?: string } {
+  const out: { name?: string; filename?: string } = {};
+  if (!/^\s*form-data\s*(;|$)/i.test(value)) return out;
+  const re = /;\s*([a-z*]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/gi;
+  let star: string | undefined;
+  for (let m = re.exec(value); m; m = re.exec(value)) {
+    const key = m[1]!.toLowerCase();
+    let v = m[2]!.trim();
+    if (v.startsWith('"')) v = v.slice(1, -1).replace(/\\(.)/g, '$1');
+    if (key === 'name') out.name = v;
+    else if (key === 'filename') out.filename = v;
+    else if (key === 'filename*') {
+      const ext = /^utf-8'[^']*'(.*)$/i.exec(v);
+      if (ext) {
+        try {
+          star = decodeURIComponent(ext[1]!);
+        } catch {
+          // a malformed extended value: the plain filename stands
+        }
+      }
+    }
+  }
+  if (star !== undefined) out.filename = star;
+  return out;
+}
+
+function parseHeaders(block: Buffer): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of block.toString('utf8').split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/**
+ * Reads the request's multipart body: exactly one part, named `opts.field`, carrying a file. Answers the part
+ * and the file's size once the closing boundary has been read; throws an HttpProblem (413, 415, 422) otherwise,
+ * having cancelled the body. The sink may have received bytes of a refused file: its owner discards them.
+ */
+export async function readSingleFile(
+  request: Request,
+  opts: ReadFileOptions,
+): Promise<{ part: FilePart; size: number }> {
+  const boundary = multipartBoundary(request.headers.get('content-type'));
+  if (!boundary) {
+    await request.body?.cancel().catch(() => undefined);
+    throw new HttpProblem(415, `Send the file as Content-Type: multipart/form-data with one part named ${opts.field}`);
+  }
+  const totalLimit = opts.maxBytes + opts.envelopeBytes;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > totalLimit) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(opts.maxBytes);
+  }
+  const reader = request.body?.getReader();
+  if (!reader) throw malformed(`the body is empty; it must hold one part named ${opts.field}`);
+
+  const opening = Buffer.from(`--${boundary}`);
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  let buf: Buffer = Buffer.alloc(0);
+  let state: 'preamble' | 'headers' | 'body' | 'after' | 'done' = 'preamble';
+  let total = 0;
+  let size = 0;
+  let part: FilePart | undefined;
+  let sink: FileSink | undefined;
+  let ended = false;
+
+  const emit = async (chunk: Buffer) => {
+    if (chunk.length === 0) return;
+    size += chunk.length;
+    if (size > opts.maxBytes) throw tooLarge(opts.maxBytes);
+    await sink!.write(chunk);
+  };
+
+  try {
+    for (;;) {
+      // Work through what is buffered; read more only when a step needs it.
+      let progressed = true;
+      while (progressed && state !== 'done') {
+        progressed = false;
+        if (state === 'preamble') {
+          const at = buf.indexOf(opening);
+          if (at === -1) {
+            if (buf.length > MAX_HEADER_BYTES) throw malformed('no opening boundary');
+            break;
+          }
+          if (buf.length < at + opening.length + 2) break;
+          const next = buf.subarray(at + opening.length, at + opening.length + 2).toString('latin1');
+          if (next === '--') throw malformed(`the body holds no part; it must hold one part named ${opts.field}`);
+          if (next !== '\r\n') throw malformed('a boundary line must end with CRLF');
+          buf = buf.subarray(at + opening.length + 2);
+          state = 'headers';
+          progressed = true;
+        } else if (state === 'headers') {
+          const end = buf.indexOf(HEADER_END);
+          if (end === -1) {
+            if (buf.length > MAX_HEADER_BYTES) throw malformed('the part headers are too long');
+            break;
+          }
+          const headers = parseHeaders(buf.subarray(0, end));
+          buf = buf.subarray(end + HEADER_END.length);
+          const { name, filename } = dispositionParams(headers['content-disposition'] ?? '');
+          if (name !== opts.field) {
+            throw unprocessable(
+              [
+                {
+                  loc: ['body', name ?? 'part'],
+                  msg: `unexpected part; the body holds one part named ${opts.field}`,
+                  type: 'multipart',
+                },
+              ],
+              `The body holds one part named ${opts.field}; it also has ${name ? `a part named ${name.slice(0, 100)}` : 'an unnamed part'}`,
+            );
+          }
+          if (part) {
+            throw unprocessable([
+              {
+                loc: ['body', opts.field],
+                msg: `one file per upload: the body holds a second ${opts.field} part`,
+                type: 'multipart',
+              },
+            ]);
+          }
+          if (filename === undefined) {
+            throw unprocessable([
+              {
+                loc: ['body', opts.field],
+                msg: `${opts.field} must be a file (a part with a filename)`,
+                type: 'multipart',
+              },
+            ]);
+          }
+          const type = headers['content-type'];
+          part = {
+            field: name,
+            filename,
+            contentType:
+              type && /^[\w.+-]{1,60}\/[\w.+-]{1,60}(\s*;\s*charset=[\w-]{1,30})?$/i.test(type)
+                ? type.toLowerCase()
+                : 'application/octet-stream',
+          };
+          sink = await opts.open(part);
+          state = 'body';
+          progressed = true;
+        } else if (state === 'body') {
+          const at = buf.indexOf(delimiter);
+          if (at === -1) {
+            // Keep what could be the start of the delimiter; pass the rest on.
+            const keep = Math.min(buf.length, delimiter.length - 1);
+            await emit(buf.subarray(0, buf.length - keep));
+            buf = buf.subarray(buf.length - keep);
+            break;
+          }
+          await emit(buf.subarray(0, at));
+          buf = buf.subarray(at + delimiter.length);
+          state = 'after';
+          progressed = true;
+        } else if (state === 'after') {
+          if (buf.length < 2) break;
+          const next = buf.subarray(0, 2).toString('latin1');
+          if (next === '--') {
+            state = 'done';
+          } else if (next === '\r\n' || buf.subarray(0, 2).equals(CRLF)) {
+            buf = buf.subarray(2);
+            state = 'headers';
+            progressed = true;
+          } else {
+            throw malformed('a boundary line must end with CRLF or --');
+          }
+        }
+      }
+      if (state === 'done') break;
+      if (ended) throw malformed('the body ended before its closing boundary');
+      const { done, value } = await reader.read();
+      if (done) {
+        ended = true;
+        continue;
+      }
+      total += value.byteLength;
+      if (total > totalLimit) throw tooLarge(opts.maxBytes);
+      buf = buf.length === 0 ? Buffer.from(value) : Buffer.concat([buf, value]);
+    }
+    // The epilogue after the closing boundary is ignored, but still bounded.
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > totalLimit) throw tooLarge(opts.maxBytes);
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => undefined);
+    throw err;
+  }
+  if (!part) throw malformed(`the body must hold one part named ${opts.field}`);
+  return { part, size };
+}
