@@ -80,6 +80,7 @@ function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
     ['New playbook', '/playbooks/new'],
     ['Organization playbooks', `${org}/playbooks`],
     ['New organization playbook', `${org}/playbooks/new`],
+    ['Secrets', `${org}/secrets`],
     ['Schedules', `${org}/schedules`],
     ['New schedule', `${org}/schedules/new`],
     ['Not found', '/no/such/page'],

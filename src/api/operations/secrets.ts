@@ -72,7 +72,9 @@ export const CreateSecretBody = z
       .string({ message: 'key is required' })
       .refine((s) => s.trim().length > 0, { message: 'key must not be empty' })
       .refine((s) => s.length <= SECRET_LIMITS.key, { message: `key is at most ${SECRET_LIMITS.key} characters` })
-      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'key cannot contain control characters' })
+      .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), {
+        message: 'key cannot contain control characters',
+      })
       .transform((s) => s.trim()),
     value: z
       .string({ message: 'value is required' })

@@ -20,6 +20,8 @@ export type LedgerScope =
 
 const SCOPE_COLUMN = { org: 'org_id', user: 'user_id', service_user: 'service_user_id' } as const;
 
+const FIRST_BILLING_DAY = 28_800;
+
 export const CYCLE_ANCHOR_KEY = 'billing_cycle_anchor_day';
 
 export function cycleAnchorDay(db: Db): number {
@@ -38,6 +40,17 @@ export function resolveRange(
 ): { after: number; before: number } {
   const after = q.time_after ?? cycleBounds(now, cycleAnchorDay(db)).after;
   const before = q.time_before ?? now + 1;
+  // Billing days start at 08:00 UTC: the first one of the Unix era starts at 28,800. A day before it would
+  // have a negative start.
+  if (after < FIRST_BILLING_DAY) {
+    throw unprocessable([
+      {
+        loc: ['query', 'time_after'],
+        msg: `time_after is at least ${FIRST_BILLING_DAY} (1970-01-01 08:00:00 UTC, the first billing day)`,
+        type: 'value_error',
+      },
+    ]);
+  }
   if (after >= before) {
     throw unprocessable([
       {
