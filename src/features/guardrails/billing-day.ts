@@ -1,24 +1,11 @@
 /**
- * The billing day (spec, Limits: "midnight in the Pacific time zone (08:00:00 UTC)"): a day runs from 08:00:00
- * UTC to the next 08:00:00 UTC, all year (the API keeps that boundary through daylight saving). Violations are
- * counted per billing day so the chart lines up with the consumption figures.
+ * Violations per billing day (the shared billing day of `@/api/billing-day`: 08:00:00 UTC to 08:00:00 UTC, all
+ * year), so the chart lines up with the consumption figures.
  */
+import { billingDayLabel, billingDayStart, DAY_SECONDS } from '@/api/billing-day';
 import type { GuardrailViolation } from '@/api/operations/guardrails';
 
-export const DAY_SECONDS = 86_400;
-/** Seconds after midnight UTC at which a billing day starts. */
-export const BILLING_DAY_OFFSET = 8 * 3_600;
-export const BILLING_DAY_NOTE = 'Days run from 08:00:00 UTC to 08:00:00 UTC (the billing day), all year.';
-
-/** The start (Unix seconds) of the billing day holding `t`. */
-export function billingDayStart(t: number): number {
-  return Math.floor((t - BILLING_DAY_OFFSET) / DAY_SECONDS) * DAY_SECONDS + BILLING_DAY_OFFSET;
-}
-
-/** `2026-03-01`: the date of a billing day (its start's UTC date, which is also its Pacific date). */
-export function billingDayLabel(dayStart: number): string {
-  return new Date(dayStart * 1000).toISOString().slice(0, 10);
-}
+export { BILLING_DAY_NOTE, billingDayLabel, billingDayStart } from '@/api/billing-day';
 
 export interface DayRow {
   /** Billing-day start, Unix seconds. */
