@@ -5,7 +5,7 @@
  * current query.
  */
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { KNOWN_AUDIT_ACTIONS, type AuditLogEntry } from '@/api/operations/audit-logs';
 import { Badge, type Tone } from '@/components/badge';
@@ -23,6 +23,7 @@ import { ExportPanel } from './export-panel';
 import { parsePrincipalValue, principalValue, resolveBounds, toFilters, type AuditLogSearch } from './search';
 import { RangeSummary, TimeRangePicker } from './time-range-picker';
 import { FilterBar } from '@/components/filter-bar';
+import { OrderToggle } from '@/components/order-toggle';
 
 /** Every row is this tall (one line each): no measuring, the cheapest scrolling over 10,000+ entries. */
 const ROW_HEIGHT = 45;
@@ -227,31 +228,7 @@ export function AuditLogsExplorer({
             />
             <RangeSummary bounds={bounds} range={search.range} />
             <div className="flex flex-wrap items-end gap-3">
-              <div className="flex flex-col gap-1">
-                <span className="text-sm font-medium" id="audit-order-label">
-                  Order
-                </span>
-                <div role="group" aria-labelledby="audit-order-label" className="flex gap-1">
-                  <Button
-                    size="sm"
-                    variant={search.order === 'desc' ? 'primary' : 'secondary'}
-                    aria-pressed={search.order === 'desc'}
-                    onClick={() => onSearchChange({ order: 'desc' })}
-                  >
-                    <ArrowDownWideNarrow className="size-3.5" aria-hidden />
-                    Newest first
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant={search.order === 'asc' ? 'primary' : 'secondary'}
-                    aria-pressed={search.order === 'asc'}
-                    onClick={() => onSearchChange({ order: 'asc' })}
-                  >
-                    <ArrowUpNarrowWide className="size-3.5" aria-hidden />
-                    Oldest first
-                  </Button>
-                </div>
-              </div>
+              <OrderToggle value={search.order} onChange={(order) => onSearchChange({ order })} />
               <div className="flex w-full flex-col gap-1 sm:w-56">
                 <label htmlFor={`${id}-action`} className="text-sm font-medium">
                   Action

@@ -6,12 +6,13 @@
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, Download, RefreshCw } from 'lucide-react';
+import { Download, RefreshCw } from 'lucide-react';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { GUARDRAIL_ACTIONS, type GuardrailViolation } from '@/api/operations/guardrails';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { FilterBar } from '@/components/filter-bar';
+import { OrderToggle } from '@/components/order-toggle';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
@@ -482,31 +483,7 @@ export function ViolationsScreen({
                 </div>
               </>
             )}
-            <div className="flex flex-col gap-1">
-              <span className="text-sm font-medium" id={`${id}-order`}>
-                Order
-              </span>
-              <div role="group" aria-labelledby={`${id}-order`} className="flex gap-1">
-                <Button
-                  size="sm"
-                  variant={search.order === 'desc' ? 'primary' : 'secondary'}
-                  aria-pressed={search.order === 'desc'}
-                  onClick={() => onSearchChange({ order: 'desc' })}
-                >
-                  <ArrowDownWideNarrow className="size-3.5" aria-hidden />
-                  Newest first
-                </Button>
-                <Button
-                  size="sm"
-                  variant={search.order === 'asc' ? 'primary' : 'secondary'}
-                  aria-pressed={search.order === 'asc'}
-                  onClick={() => onSearchChange({ order: 'asc' })}
-                >
-                  <ArrowUpNarrowWide className="size-3.5" aria-hidden />
-                  Oldest first
-                </Button>
-              </div>
-            </div>
+            <OrderToggle value={search.order} onChange={(order) => onSearchChange({ order })} />
             {hasFilters(search) && (
               <Button
                 size="sm"
