@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -21,7 +22,8 @@ process.env.E2E_ACCESS_TOKEN ??= 'e2e-console-access-token-not-a-secret';
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Two workers here (2 cores); up to four where there are more cores. They share one console server.
+  workers: Number(process.env.E2E_WORKERS ?? Math.min(4, Math.max(2, availableParallelism()))),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -23,7 +23,12 @@ function Snippet({ snippet: s }: { snippet: CodeSnippet }) {
           lines {s.start_line}–{s.end_line}
         </span>
       </figcaption>
-      <pre className="overflow-x-auto bg-surface p-0 text-xs leading-5">
+      {/* Focusable: a long line scrolls sideways, by keyboard too. */}
+      <pre
+        tabIndex={0}
+        aria-label={`${s.file_path}, lines ${s.start_line} to ${s.end_line}`}
+        className="overflow-x-auto bg-surface p-0 text-xs leading-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+      >
         <code className="grid grid-cols-[auto_1fr]">
           {lines.map((line, i) => (
             <span key={i} className="contents">

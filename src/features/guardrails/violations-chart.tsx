@@ -16,7 +16,7 @@ export default function ViolationsChart({
   return (
     <div className="h-64 w-full text-xs" aria-hidden>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
           <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
           <XAxis dataKey="label" tick={{ fill: 'currentColor' }} minTickGap={24} />
           <YAxis allowDecimals={false} tick={{ fill: 'currentColor' }} />
