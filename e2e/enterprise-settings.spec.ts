@@ -94,7 +94,7 @@ test('keeps an organization out of a second group', async ({ page, request }) =>
     await expect(secondSection).toContainText('(0 chosen)');
 
     await page.getByRole('button', { name: 'Save group limits' }).click();
-    await expect(page.getByText('Org group limits saved')).toBeVisible();
+    await expect(page.getByText('Org group limits saved', { exact: true })).toBeVisible();
     const config = (await (await request.get('/api/v3/enterprise/org-group-limits')).json()) as {
       groups: Record<string, { org_ids: string[] }>;
     };
