@@ -30,7 +30,9 @@ test('filters builds by status and shows the active build only', async ({ page, 
   await expect(page.getByLabel('Status')).toHaveText('Failed');
 
   await chooseStatus(page, 'Succeeded');
-  await page.getByLabel('Active only').check();
+  // URL-driven: the checkbox's state lands with the navigation, so click, then expect it checked.
+  await page.getByLabel('Active only').click();
+  await expect(page.getByLabel('Active only')).toBeChecked();
   await expect(page).toHaveURL(/active=true/);
   await expect(page.getByText(/^Loaded 1 of 1/)).toBeVisible();
   await expect(rows.nth(1)).toContainText('Succeeded');
