@@ -35,7 +35,7 @@ export function PageHeader({
 
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
-    <div role="status" className="flex items-center gap-2 py-6 text-sm text-muted">
+    <div role="status" data-loading className="flex items-center gap-2 py-6 text-sm text-muted">
       <span className="size-4 animate-spin rounded-full border-2 border-line border-t-accent" aria-hidden />
       {label}
     </div>
