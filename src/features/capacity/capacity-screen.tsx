@@ -4,14 +4,14 @@
  * one). Both refresh every 30 s while the tab is visible.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 import { HYPERVISOR_STATUS_FILTERS, type Hypervisor, type HypervisorStatusFilter } from '@/api/operations/capacity';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { useDocumentVisible } from '@/lib/use-document-visible';
@@ -127,7 +127,6 @@ export function CapacityScreen({
   status: HypervisorStatusFilter;
   onStatusChange: (next: HypervisorStatusFilter) => void;
 }) {
-  const id = useId();
   const visible = useDocumentVisible();
   const query = useInfiniteQuery({
     ...hypervisorsInfiniteQueryOptions(status),
@@ -147,17 +146,13 @@ export function CapacityScreen({
           Hypervisors
         </h2>
         <div className="mb-3 flex flex-wrap items-end gap-4">
-          <div className="flex w-48 flex-col gap-1">
-            <label htmlFor={`${id}-status`} className="text-sm font-medium">
-              Status
-            </label>
-            <Select
-              id={`${id}-status`}
-              value={status}
-              options={STATUS_OPTIONS}
-              onValueChange={(v) => onStatusChange(v as HypervisorStatusFilter)}
-            />
-          </div>
+          <FilterSelect
+            className="w-48"
+            label="Status"
+            value={status}
+            options={STATUS_OPTIONS}
+            onValueChange={(v) => onStatusChange(v as HypervisorStatusFilter)}
+          />
           <p role="status" className="flex h-9 items-center text-xs text-muted">
             {query.isSuccess
               ? `${loaded.length} ${loaded.length === 1 ? 'hypervisor' : 'hypervisors'}${avg === null ? '' : `, ${formatNumber(avg, 1)} % used on average`}`

@@ -19,7 +19,7 @@ import { FilterBar } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { findingsInfiniteQueryOptions, scansQueryOptions, useLiveRemediations, type LiveSession } from './api';
@@ -152,7 +152,6 @@ export function FindingsScreen({
   const selected = useMemo(() => rows.filter((f) => selection[f.finding_id]), [rows, selection]);
   const [confirm, setConfirm] = useState(false);
   const canRemediate = useHasPermission('UseAccountCodeScans');
-  const id = useId();
 
   const repositories = useMemo(() => {
     const set = new Set<string>();
@@ -212,35 +211,24 @@ export function FindingsScreen({
               selected={splitList(search.status)}
               onChange={(v) => onSearchChange({ status: joinList(v) })}
             />
-            <div className="flex w-full flex-col gap-1 sm:w-60">
-              <label htmlFor={`${id}-repo`} className="text-sm font-medium">
-                Repository
-              </label>
-              <Select
-                id={`${id}-repo`}
-                value={search.repository ?? ''}
-                options={[
-                  { value: '', label: 'All repositories' },
-                  ...repositories.map((r) => ({ value: r, label: r })),
-                ]}
-                onValueChange={(v) => onSearchChange({ repository: v || undefined })}
-              />
-            </div>
-            <div className="flex w-full flex-col gap-1 sm:w-52">
-              <label htmlFor={`${id}-org`} className="text-sm font-medium">
-                Organization
-              </label>
-              <Select
-                id={`${id}-org`}
-                value={orgFilter}
-                options={[
-                  { value: '', label: 'All organizations' },
-                  ...orgList.map((o) => ({ value: o.org_id, label: o.name })),
-                  ...(orgFilter && !orgNames.has(orgFilter) ? [{ value: orgFilter, label: orgFilter }] : []),
-                ]}
-                onValueChange={(v) => onSearchChange({ org: v || undefined })}
-              />
-            </div>
+            <FilterSelect
+              className="w-full sm:w-60"
+              label="Repository"
+              value={search.repository ?? ''}
+              options={[{ value: '', label: 'All repositories' }, ...repositories.map((r) => ({ value: r, label: r }))]}
+              onValueChange={(v) => onSearchChange({ repository: v || undefined })}
+            />
+            <FilterSelect
+              className="w-full sm:w-52"
+              label="Organization"
+              value={orgFilter}
+              options={[
+                { value: '', label: 'All organizations' },
+                ...orgList.map((o) => ({ value: o.org_id, label: o.name })),
+                ...(orgFilter && !orgNames.has(orgFilter) ? [{ value: orgFilter, label: orgFilter }] : []),
+              ]}
+              onValueChange={(v) => onSearchChange({ org: v || undefined })}
+            />
             {hasFilters(search) && (
               <Button
                 size="sm"

@@ -17,7 +17,7 @@ import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { downloadText } from '@/lib/download';
@@ -417,44 +417,32 @@ export function ViolationsScreen({
                 : 'mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-line bg-surface p-3'
             }
           >
-            <div className="flex w-full flex-col gap-1 sm:w-56">
-              <label htmlFor={`${id}-guardrail`} className="text-sm font-medium">
-                Guardrail
-              </label>
-              <Select
-                id={`${id}-guardrail`}
-                value={search.guardrail ?? ''}
-                options={guardrailOptions}
-                onValueChange={(v) => onSearchChange({ guardrail: v || undefined })}
-              />
-            </div>
-            <div className="flex w-full flex-col gap-1 sm:w-56">
-              <label htmlFor={`${id}-action`} className="text-sm font-medium">
-                Action
-              </label>
-              <Select
-                id={`${id}-action`}
-                value={search.action ?? ''}
-                options={actionOptions}
-                onValueChange={(v) => onSearchChange({ action: (v || undefined) as ViolationSearch['action'] })}
-              />
-            </div>
+            <FilterSelect
+              className="w-full sm:w-56"
+              label="Guardrail"
+              value={search.guardrail ?? ''}
+              options={guardrailOptions}
+              onValueChange={(v) => onSearchChange({ guardrail: v || undefined })}
+            />
+            <FilterSelect
+              className="w-full sm:w-56"
+              label="Action"
+              value={search.action ?? ''}
+              options={actionOptions}
+              onValueChange={(v) => onSearchChange({ action: (v || undefined) as ViolationSearch['action'] })}
+            />
             <SessionFilter
               key={search.session ?? ''}
               value={search.session}
               onChange={(session) => onSearchChange({ session })}
             />
-            <div className="flex w-full flex-col gap-1 sm:w-44">
-              <label htmlFor={`${id}-range`} className="text-sm font-medium">
-                Time range
-              </label>
-              <Select
-                id={`${id}-range`}
-                value={search.range}
-                options={rangeOptions}
-                onValueChange={(v) => onSearchChange({ range: v as Range })}
-              />
-            </div>
+            <FilterSelect
+              className="w-full sm:w-44"
+              label="Time range"
+              value={search.range}
+              options={rangeOptions}
+              onValueChange={(v) => onSearchChange({ range: v as Range })}
+            />
             {search.range === 'custom' && (
               <>
                 <div className="flex flex-col gap-1">

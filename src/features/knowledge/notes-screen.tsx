@@ -4,13 +4,13 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Pin, Plus, X } from 'lucide-react';
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
 import { Button, buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { SavedViews } from '@/components/saved-views';
 import { FilterBar } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
@@ -118,7 +118,6 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
     set({ pinned_repo: v.trim() || undefined }),
   );
   const filtered = !!(filters.search || filters.folder_path || filters.pinned_repo || filters.access_type);
-  const id = useId();
 
   return (
     <>
@@ -163,17 +162,13 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
               />
             </label>
             {scope.kind === 'enterprise' && (
-              <div className="flex w-44 flex-col gap-1">
-                <label htmlFor={`${id}-access`} className="text-sm font-medium">
-                  Access type
-                </label>
-                <Select
-                  id={`${id}-access`}
-                  value={filters.access_type ?? ''}
-                  options={ACCESS_OPTIONS}
-                  onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
-                />
-              </div>
+              <FilterSelect
+                className="w-44"
+                label="Access type"
+                value={filters.access_type ?? ''}
+                options={ACCESS_OPTIONS}
+                onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
+              />
             )}
             <label className="flex w-56 flex-col gap-1 text-sm font-medium">
               Pinned repository

@@ -14,7 +14,7 @@ import { EmptyState, PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Combobox } from '@/components/ui/combobox';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { downloadText } from '@/lib/download';
 import { formatNumber } from '@/lib/format';
@@ -307,7 +307,6 @@ function ByPermission({
   org: string | undefined;
   onChange: (patch: Pick<AccessSearch, 'permission' | 'org'>) => void;
 }) {
-  const id = useId();
   const orgId = org ?? null;
   const holders = useMemo(
     () => (permission ? holdersOf(principals, permission, orgId, rolePermissions) : []),
@@ -320,32 +319,24 @@ function ByPermission({
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex w-full flex-col gap-1 sm:w-72">
-          <label htmlFor={`${id}-permission`} className="text-sm font-medium">
-            Permission
-          </label>
-          <Select
-            id={`${id}-permission`}
-            value={permission ?? ''}
-            placeholder="Choose a permission"
-            options={PERMISSIONS.map((p) => ({ value: p, label: p }))}
-            onValueChange={(v) => onChange({ permission: v || undefined, org })}
-          />
-        </div>
-        <div className="flex w-full flex-col gap-1 sm:w-64">
-          <label htmlFor={`${id}-org`} className="text-sm font-medium">
-            Organization
-          </label>
-          <Select
-            id={`${id}-org`}
-            value={org ?? ''}
-            options={[
-              { value: '', label: 'Enterprise level only' },
-              ...orgs.map((o) => ({ value: o.org_id, label: o.name })),
-            ]}
-            onValueChange={(v) => onChange({ permission, org: v || undefined })}
-          />
-        </div>
+        <FilterSelect
+          className="w-full sm:w-72"
+          label="Permission"
+          value={permission ?? ''}
+          placeholder="Choose a permission"
+          options={PERMISSIONS.map((p) => ({ value: p, label: p }))}
+          onValueChange={(v) => onChange({ permission: v || undefined, org })}
+        />
+        <FilterSelect
+          className="w-full sm:w-64"
+          label="Organization"
+          value={org ?? ''}
+          options={[
+            { value: '', label: 'Enterprise level only' },
+            ...orgs.map((o) => ({ value: o.org_id, label: o.name })),
+          ]}
+          onValueChange={(v) => onChange({ permission, org: v || undefined })}
+        />
         {permission && (
           <Button
             onClick={() =>

@@ -6,7 +6,7 @@
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Download, Trash2, UserPlus, X } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { IdpUser, User } from '@/api/operations/members';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { FilterBar } from '@/components/filter-bar';
@@ -15,7 +15,7 @@ import { SavedViews } from '@/components/saved-views';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useDebouncedInput } from '@/lib/debounce';
 import { downloadText } from '@/lib/download';
@@ -202,7 +202,6 @@ export function MembersScreen({ scope, search, onSearchChange }: MembersScreenPr
   const [action, setAction] = useState<Action>(null);
   const [adding, setAdding] = useState(false);
   const [exporting, setExporting] = useState<unknown>(null);
-  const id = useId();
 
   const email = apiEmail(search);
   const inBrowser = filtersInBrowser(search);
@@ -339,32 +338,24 @@ export function MembersScreen({ scope, search, onSearchChange }: MembersScreenPr
                 onChange={(e) => setQ(e.target.value)}
               />
             </label>
-            <div className={narrow ? 'flex flex-col gap-1' : 'flex w-60 flex-col gap-1'}>
-              <label htmlFor={`${id}-role`} className="text-sm font-medium">
-                Role
-              </label>
-              <Select
-                id={`${id}-role`}
-                value={search.role ?? ''}
-                options={roleOptions}
-                onValueChange={(v) => set({ role: v || undefined })}
-              />
-            </div>
+            <FilterSelect
+              className={narrow ? '' : 'w-60'}
+              label="Role"
+              value={search.role ?? ''}
+              options={roleOptions}
+              onValueChange={(v) => set({ role: v || undefined })}
+            />
             {!orgId && (
-              <div className={narrow ? 'flex flex-col gap-1' : 'flex w-56 flex-col gap-1'}>
-                <label htmlFor={`${id}-org`} className="text-sm font-medium">
-                  Organization
-                </label>
-                <Select
-                  id={`${id}-org`}
-                  value={search.org ?? ''}
-                  options={[
-                    { value: '', label: 'Any organization' },
-                    ...orgs.organizations.map((o) => ({ value: o.org_id, label: o.name })),
-                  ]}
-                  onValueChange={(v) => set({ org: v || undefined })}
-                />
-              </div>
+              <FilterSelect
+                className={narrow ? '' : 'w-56'}
+                label="Organization"
+                value={search.org ?? ''}
+                options={[
+                  { value: '', label: 'Any organization' },
+                  ...orgs.organizations.map((o) => ({ value: o.org_id, label: o.name })),
+                ]}
+                onValueChange={(v) => set({ org: v || undefined })}
+              />
             )}
             {filtered && (
               <Button onClick={() => onSearchChange(orgId ? { via: search.via } : {})}>

@@ -6,13 +6,13 @@
 import { useInfiniteQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Pencil, Play, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Markdown } from '@/components/markdown';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { formatDateTime } from '@/lib/format';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { forgetPlaybook, playbookQueryOptions, useDeletePlaybook, type PlaybookScope } from './api';
@@ -34,21 +34,16 @@ function StartInOrganization({ playbookId }: { playbookId: string }) {
   const options = (orgs.data?.pages ?? []).flatMap((p) => p.items).map((o) => ({ value: o.org_id, label: o.name }));
   const [orgId, setOrgId] = useState('');
   const navigate = useNavigate();
-  const id = useId();
   return (
     <div className="flex flex-wrap items-end gap-2">
-      <div className="flex w-56 flex-col gap-1">
-        <label htmlFor={id} className="text-sm font-medium">
-          Organization
-        </label>
-        <Select
-          id={id}
-          value={orgId}
-          onValueChange={setOrgId}
-          options={options}
-          placeholder={orgs.isPending ? 'Loading…' : 'Choose an organization'}
-        />
-      </div>
+      <FilterSelect
+        className="w-56"
+        label="Organization"
+        value={orgId}
+        onValueChange={setOrgId}
+        options={options}
+        placeholder={orgs.isPending ? 'Loading…' : 'Choose an organization'}
+      />
       <Button variant="primary" disabled={!orgId} onClick={() => void navigate(startSessionRoute(orgId, playbookId))}>
         <Play className="size-4" aria-hidden /> Start a session with this playbook
       </Button>

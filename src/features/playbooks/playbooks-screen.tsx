@@ -5,7 +5,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Play, Plus, X } from 'lucide-react';
-import { useCallback, useId, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Playbook } from '@/api/operations/playbooks';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn, type DataTableColumn } from '@/components/data-table';
@@ -13,7 +13,7 @@ import { FilterBar } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { useDebouncedInput } from '@/lib/debounce';
 import {
   matchesSearch,
@@ -139,7 +139,6 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
     [filters.search, filters.access_type],
   );
   const filtered = !!(filters.search || filters.access_type);
-  const id = useId();
 
   return (
     <>
@@ -174,17 +173,13 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
               />
             </label>
             {scope.kind === 'enterprise' && (
-              <div className="flex w-44 flex-col gap-1">
-                <label htmlFor={`${id}-access`} className="text-sm font-medium">
-                  Access type
-                </label>
-                <Select
-                  id={`${id}-access`}
-                  value={filters.access_type ?? ''}
-                  options={ACCESS_OPTIONS}
-                  onValueChange={(v) => set({ access_type: (v || undefined) as PlaybookFilters['access_type'] })}
-                />
-              </div>
+              <FilterSelect
+                className="w-44"
+                label="Access type"
+                value={filters.access_type ?? ''}
+                options={ACCESS_OPTIONS}
+                onValueChange={(v) => set({ access_type: (v || undefined) as PlaybookFilters['access_type'] })}
+              />
             )}
             {filtered && (
               <Button onClick={() => onFiltersChange({})}>

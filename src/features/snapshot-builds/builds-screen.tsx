@@ -4,7 +4,7 @@
  */
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pin, Zap } from 'lucide-react';
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import {
   IN_FLIGHT_BUILD_STATUSES,
   SNAPSHOT_BUILD_STATUSES,
@@ -14,7 +14,7 @@ import {
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Select } from '@/components/ui/select';
+import { FilterSelect } from '@/components/filter-select';
 import { PageHeader } from '@/components/page-header';
 import { SavedViews } from '@/components/saved-views';
 import { RelativeTime } from '@/components/relative-time';
@@ -176,7 +176,6 @@ export function BuildsScreen({
     [query.data],
   );
   const qc = useQueryClient();
-  const id = useId();
   // Back in a visible tab: catch up at once rather than at the next interval.
   useEffect(() => {
     if (visible) void qc.invalidateQueries({ queryKey: snapshotBuildKeys.org(orgId), refetchType: 'active' });
@@ -190,19 +189,15 @@ export function BuildsScreen({
         actions={<SavedViews screen="snapshot-builds" current={filters} onOpen={(view) => onFiltersChange(view)} />}
       />
       <div className="mb-3 flex flex-wrap items-end gap-4">
-        <div className="flex w-48 flex-col gap-1">
-          <label htmlFor={`${id}-status`} className="text-sm font-medium">
-            Status
-          </label>
-          <Select
-            id={`${id}-status`}
-            value={filters.status ?? ''}
-            options={STATUS_OPTIONS}
-            onValueChange={(v) =>
-              onFiltersChange({ ...filters, status: (v || undefined) as SnapshotBuildStatus | undefined })
-            }
-          />
-        </div>
+        <FilterSelect
+          className="w-48"
+          label="Status"
+          value={filters.status ?? ''}
+          options={STATUS_OPTIONS}
+          onValueChange={(v) =>
+            onFiltersChange({ ...filters, status: (v || undefined) as SnapshotBuildStatus | undefined })
+          }
+        />
         <label className="flex h-9 items-center gap-2 text-sm font-medium">
           <Checkbox
             checked={!!filters.active}
