@@ -1,5 +1,6 @@
 /** The page envelope of every list response (spec: "Page envelope"). */
 import { z } from 'zod';
+import { nextCursor, type Page } from './cursor';
 
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
@@ -10,17 +11,8 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-export interface Page<T> {
-  items: T[];
-  end_cursor: string | null;
-  has_next_page: boolean;
-  total?: number | null;
-}
-
-/** For TanStack Query: the cursor of the next page, or undefined on the last page. */
-export function nextCursor(page: Pick<Page<unknown>, 'has_next_page' | 'end_cursor'>): string | undefined {
-  return page.has_next_page && page.end_cursor ? page.end_cursor : undefined;
-}
+// The envelope's type and cursor live in a zod-free module (the first screen reads them); re-exported here.
+export { nextCursor, type Page } from './cursor';
 
 /** Why a walk over every page stopped early: too many pages or items, or a cursor seen before. */
 export class PagingLimitError extends Error {

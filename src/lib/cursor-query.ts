@@ -3,7 +3,7 @@
  * `has_next_page` and `end_cursor`. A screen names its key and how to read one page; the cursor plumbing is here.
  */
 import { infiniteQueryOptions, type QueryKey } from '@tanstack/react-query';
-import { nextCursor, type Page } from '@/api/page';
+import { nextCursor, type Page } from '@/api/cursor';
 
 type CursorPage = Pick<Page<unknown>, 'has_next_page' | 'end_cursor'>;
 

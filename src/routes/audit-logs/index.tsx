@@ -1,13 +1,14 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { auditLogsInfiniteQueryOptions } from '@/features/audit-logs/api';
 import { AuditLogsExplorer } from '@/features/audit-logs/audit-logs-explorer';
-import { AuditLogSearch, toUrlSearch, toFilters } from '@/features/audit-logs/search';
+import { toUrlSearch, type AuditLogSearch } from '@/features/audit-logs/search';
+import { auditLogFilters, auditLogSearch } from '../-search';
 
 export const Route = createFileRoute('/audit-logs/')({
-  validateSearch: AuditLogSearch,
+  validateSearch: auditLogSearch,
   // Defaults stay out of the URL, so a shared link shows only the filters someone chose.
   search: { middlewares: [stripSearchParams({ range: 'all', order: 'desc' })] },
-  loaderDeps: ({ search }) => toFilters(search),
+  loaderDeps: ({ search }) => auditLogFilters(search),
   loader: ({ context, deps }) =>
     void context.queryClient.infiniteQuery(auditLogsInfiniteQueryOptions(deps)).catch(() => undefined),
   component: function AuditLogsRoute() {

@@ -1,15 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
-import { HYPERVISOR_STATUS_FILTERS } from '@/api/operations/capacity';
 import { hypervisorsInfiniteQueryOptions, queueQueryOptions } from '@/features/capacity/api';
 import { CapacityScreen } from '@/features/capacity/capacity-screen';
-
-const CapacitySearch = z.object({
-  status: z.enum(HYPERVISOR_STATUS_FILTERS).optional().catch(undefined),
-});
+import { capacitySearch } from '../-search';
 
 export const Route = createFileRoute('/capacity/')({
-  validateSearch: CapacitySearch,
+  validateSearch: capacitySearch,
   loaderDeps: ({ search }) => ({ status: search.status ?? 'available' }),
   loader: ({ context, deps }) => {
     void context.queryClient.query(queueQueryOptions()).catch(() => undefined);

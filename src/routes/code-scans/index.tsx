@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { findingsInfiniteQueryOptions, scansQueryOptions } from '@/features/code-scans/api';
 import { FindingsScreen } from '@/features/code-scans/findings-screen';
-import { clean, FindingsSearch, toFilters } from '@/features/code-scans/search';
+import { clean, type FindingsSearch } from '@/features/code-scans/search';
+import { findingFilters, findingsSearch } from '../-search';
 
 export const Route = createFileRoute('/code-scans/')({
-  validateSearch: FindingsSearch,
-  loaderDeps: ({ search }) => toFilters(search),
+  validateSearch: findingsSearch,
+  loaderDeps: ({ search }) => findingFilters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.infiniteQuery(findingsInfiniteQueryOptions(deps)).catch(() => undefined);
     void context.queryClient.query(scansQueryOptions()).catch(() => undefined);

@@ -1,12 +1,13 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { ENTERPRISE, guardrailsQueryOptions, violationsInfiniteQueryOptions } from '@/features/guardrails/api';
-import { toFilters, toUrlSearch, VIOLATION_SEARCH_DEFAULTS, ViolationSearch } from '@/features/guardrails/search';
+import { toUrlSearch, type ViolationSearch } from '@/features/guardrails/search';
+import { VIOLATION_DEFAULTS, violationFilters, violationSearch } from '../-search';
 import { ViolationsScreen } from '@/features/guardrails/violations-screen';
 
 export const Route = createFileRoute('/guardrails/')({
-  validateSearch: ViolationSearch,
-  search: { middlewares: [stripSearchParams(VIOLATION_SEARCH_DEFAULTS)] },
-  loaderDeps: ({ search }) => toFilters(search),
+  validateSearch: violationSearch,
+  search: { middlewares: [stripSearchParams(VIOLATION_DEFAULTS)] },
+  loaderDeps: ({ search }) => violationFilters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.infiniteQuery(violationsInfiniteQueryOptions(ENTERPRISE, deps)).catch(() => undefined);
     void context.queryClient.query(guardrailsQueryOptions()).catch(() => undefined);

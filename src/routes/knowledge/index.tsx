@@ -1,12 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { notesInfiniteQueryOptions, type NoteScope } from '@/features/knowledge/api';
 import { NotesScreen } from '@/features/knowledge/notes-screen';
-import { cleanFilters, NotesSearch } from '@/features/knowledge/search';
+import { cleanFilters } from '@/features/knowledge/search';
+import { notesSearch } from '../-search';
 
 const scope: NoteScope = { kind: 'enterprise' };
 
 export const Route = createFileRoute('/knowledge/')({
-  validateSearch: NotesSearch,
+  validateSearch: notesSearch,
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     void context.queryClient.infiniteQuery(notesInfiniteQueryOptions(scope, cleanFilters(deps))).catch(() => undefined),

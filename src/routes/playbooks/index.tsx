@@ -1,12 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { playbooksInfiniteQueryOptions, type PlaybookScope } from '@/features/playbooks/api';
 import { PlaybooksScreen } from '@/features/playbooks/playbooks-screen';
-import { cleanPlaybookFilters, PlaybooksSearch } from '@/features/playbooks/search';
+import { cleanPlaybookFilters } from '@/features/playbooks/search';
+import { playbooksSearch } from '../-search';
 
 const scope: PlaybookScope = { kind: 'enterprise' };
 
 export const Route = createFileRoute('/playbooks/')({
-  validateSearch: PlaybooksSearch,
+  validateSearch: playbooksSearch,
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) =>
     void context.queryClient

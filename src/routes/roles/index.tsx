@@ -1,12 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { rolesQueryOptions } from '@/features/members/api';
 import { RolesScreen } from '@/features/members/roles-screen';
-
-const RolesSearch = z.object({ view: z.enum(['list', 'matrix']).optional().catch(undefined) });
+import { rolesSearch } from '../-search';
 
 export const Route = createFileRoute('/roles/')({
-  validateSearch: RolesSearch,
+  validateSearch: rolesSearch,
   loader: ({ context }) => void context.queryClient.query(rolesQueryOptions()).catch(() => undefined),
   component: function RolesRoute() {
     const { view } = Route.useSearch();

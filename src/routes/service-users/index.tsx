@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { rolesQueryOptions, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
-import { ServiceUsersSearch } from '@/features/members/search';
+import { serviceUsersSearch } from '../-search';
 import { ServiceUsersScreen } from '@/features/members/service-users-screen';
 
 const scope = { kind: 'enterprise' } as const;
 
 export const Route = createFileRoute('/service-users/')({
-  validateSearch: ServiceUsersSearch,
+  validateSearch: serviceUsersSearch,
   loaderDeps: ({ search }) => ({ inactive: search.inactive === 'true' }),
   loader: ({ context, deps }) => {
     void context.queryClient

@@ -3,11 +3,12 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { sessionSearch } from '../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/sessions/')({
-  validateSearch: sessionSearchSchema,
+  validateSearch: sessionSearch,
   loaderDeps: ({ search }) => ({ search }),
   loader: ({ context, deps }) =>
     void context.queryClient

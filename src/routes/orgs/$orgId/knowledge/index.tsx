@@ -2,14 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { notesInfiniteQueryOptions } from '@/features/knowledge/api';
 import { NotesScreen } from '@/features/knowledge/notes-screen';
-import { cleanFilters, NotesSearch } from '@/features/knowledge/search';
+import { cleanFilters } from '@/features/knowledge/search';
 import { organizationQueryOptions } from '@/lib/organizations';
-
-/** The organization list has no access_type filter: it holds the organization's org notes only. */
-const OrgNotesSearch = NotesSearch.omit({ access_type: true });
+import { orgNotesSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/knowledge/')({
-  validateSearch: OrgNotesSearch,
+  validateSearch: orgNotesSearch,
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps, params }) =>
     void context.queryClient

@@ -5,11 +5,12 @@ import {
   rolesQueryOptions,
 } from '@/features/members/api';
 import { MembersScreen } from '@/features/members/members-screen';
-import { apiEmail, clean, OrgMembersSearch } from '@/features/members/search';
+import { clean } from '@/features/members/search';
+import { memberEmail, orgMembersSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/members/')({
-  validateSearch: OrgMembersSearch,
-  loaderDeps: ({ search }) => ({ email: apiEmail(search), via: search.via }),
+  validateSearch: orgMembersSearch,
+  loaderDeps: ({ search }) => ({ email: memberEmail(search), via: search.via }),
   loader: ({ context, deps, params }) => {
     const { orgId } = params;
     void (

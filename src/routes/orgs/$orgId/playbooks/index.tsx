@@ -2,14 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { playbooksInfiniteQueryOptions } from '@/features/playbooks/api';
 import { PlaybooksScreen } from '@/features/playbooks/playbooks-screen';
-import { cleanPlaybookFilters, PlaybooksSearch } from '@/features/playbooks/search';
+import { cleanPlaybookFilters } from '@/features/playbooks/search';
 import { organizationQueryOptions } from '@/lib/organizations';
-
-/** The organization list has no access_type filter: it holds the organization's own playbooks. */
-const OrgPlaybooksSearch = PlaybooksSearch.omit({ access_type: true });
+import { orgPlaybooksSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/playbooks/')({
-  validateSearch: OrgPlaybooksSearch,
+  validateSearch: orgPlaybooksSearch,
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps, params }) =>
     void context.queryClient

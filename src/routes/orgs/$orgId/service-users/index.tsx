@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { rolesQueryOptions, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
-import { ServiceUsersSearch } from '@/features/members/search';
+import { serviceUsersSearch } from '../../../-search';
 import { ServiceUsersScreen } from '@/features/members/service-users-screen';
 
 export const Route = createFileRoute('/orgs/$orgId/service-users/')({
-  validateSearch: ServiceUsersSearch,
+  validateSearch: serviceUsersSearch,
   loaderDeps: ({ search }) => ({ inactive: search.inactive === 'true' }),
   loader: ({ context, deps, params }) => {
     void context.queryClient

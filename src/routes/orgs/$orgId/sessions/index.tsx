@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { organizationQueryOptions } from '@/lib/organizations';
 import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import { sessionSearchSchema, toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import { sessionSearch } from '../../../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/')({
-  validateSearch: sessionSearchSchema,
+  validateSearch: sessionSearch,
   loaderDeps: ({ search }) => ({ search }),
   loader: ({ context, params, deps }) =>
     void context.queryClient

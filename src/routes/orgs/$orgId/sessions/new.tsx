@@ -1,13 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { playbookChoicesQueryOptions, usePlaybookOptions } from '@/features/playbooks/api';
 import { CreateSessionForm } from '@/features/sessions/create-session-form';
-
-/** `playbook`: the playbook chosen when the form opens ("Start a session with this playbook"). */
-const NewSessionSearch = z.object({ playbook: z.string().min(1).max(200).optional().catch(undefined) });
+import { newSessionSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/new')({
-  validateSearch: NewSessionSearch,
+  validateSearch: newSessionSearch,
   loader: ({ context, params }) =>
     void context.queryClient.query(playbookChoicesQueryOptions(params.orgId)).catch(() => undefined),
   component: function NewSessionRoute() {

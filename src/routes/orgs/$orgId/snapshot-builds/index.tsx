@@ -1,19 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
-import { SNAPSHOT_BUILD_STATUSES } from '@/api/operations/snapshot-builds';
 import { buildsInfiniteQueryOptions, type BuildFilters } from '@/features/snapshot-builds/api';
 import { BuildsScreen } from '@/features/snapshot-builds/builds-screen';
 import { organizationQueryOptions } from '@/lib/organizations';
-
-const BuildsSearch = z.object({
-  status: z.enum(SNAPSHOT_BUILD_STATUSES).optional().catch(undefined),
-  active: z
-    .union([z.boolean(), z.enum(['true', '1']).transform(() => true)])
-    .optional()
-    .transform((v) => v || undefined)
-    .catch(undefined),
-});
+import { buildsSearch } from '../../../-search';
 
 const filtersOf = (s: { status?: BuildFilters['status']; active?: boolean }): BuildFilters => ({
   ...(s.status ? { status: s.status } : {}),
@@ -21,7 +11,7 @@ const filtersOf = (s: { status?: BuildFilters['status']; active?: boolean }): Bu
 });
 
 export const Route = createFileRoute('/orgs/$orgId/snapshot-builds/')({
-  validateSearch: BuildsSearch,
+  validateSearch: buildsSearch,
   loaderDeps: ({ search }) => filtersOf(search),
   loader: ({ context, deps, params }) =>
     void context.queryClient.infiniteQuery(buildsInfiniteQueryOptions(params.orgId, deps)).catch(() => undefined),
