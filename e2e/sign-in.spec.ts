@@ -91,9 +91,13 @@ test('without a session, opening the console shows the sign-in page', async ({ p
 
 test('a wrong token is refused without a hint; the right one opens the console', async ({ page }) => {
   await page.goto('/console/sign-in');
+  // The page asks for a name too (required there; shown in the history beside each change).
+  await page.getByLabel('Your name').fill('Ada Sign-in');
   await page.getByLabel('Access token').fill('not-the-token-at-all');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toHaveText('Sign-in failed: the access token was not accepted.');
+  // The name typed is kept; only the token is typed again.
+  await expect(page.getByLabel('Your name')).toHaveValue('Ada Sign-in');
   await page.getByLabel('Access token').fill(E2E_ACCESS_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Organizations' })).toBeVisible();
@@ -101,6 +105,7 @@ test('a wrong token is refused without a hint; the right one opens the console',
 
 test('signing out returns to the sign-in page and ends the session on the server', async ({ page, context }) => {
   await page.goto('/');
+  await page.getByLabel('Your name').fill('Ada Sign-in');
   await page.getByLabel('Access token').fill(E2E_ACCESS_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Organizations' })).toBeVisible();
@@ -120,6 +125,7 @@ test('signing out returns to the sign-in page and ends the session on the server
 
 test('when the session ends while the console is open, the app goes to the sign-in page', async ({ page, context }) => {
   await page.goto('/');
+  await page.getByLabel('Your name').fill('Ada Sign-in');
   await page.getByLabel('Access token').fill(E2E_ACCESS_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('table', { name: 'Organizations' })).toBeVisible();

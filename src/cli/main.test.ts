@@ -123,4 +123,40 @@ describe('npm start and access control', () => {
       await up.close();
     }
   });
+
+  it('binds the link to a person with --as: the session it opens is theirs', async () => {
+    const up = await startFakeUpstream();
+    const dataDir = mkdtempSync(join(tmpdir(), 'console-link-as-'));
+    const server = createConsoleServer({
+      config: testConfig({ consoleAuth: 'on', dataDir }),
+      upstream: { baseUrl: up.url, apiKey: 'cog_main_test_credential' },
+    });
+    try {
+      const { port } = await server.listen();
+      const r = start({ DATA_DIR: dataDir, PORT: String(port) }, ['--sign-in-link', '--as', '  Dana Reyes ']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('It signs in as Dana Reyes');
+      const link = /\/console\/sign-in\?once=[A-Za-z0-9_-]{43}/.exec(r.stdout)![0];
+      const opened = await rawRequest(port, 'GET', link);
+      expect(opened.status).toBe(303);
+      const cookie = opened.headers['set-cookie']![0]!.split(';')[0]!;
+      const session = await rawRequest(port, 'GET', '/console/session', { cookie });
+      expect(JSON.parse(session.text)).toMatchObject({ method: 'link', name: 'Dana Reyes' });
+
+      // --as=… works too; a name over 80 characters, or none, is refused before any link is minted.
+      const eq = start({ DATA_DIR: dataDir, PORT: String(port) }, ['--sign-in-link', '--as=Sam Okafor']);
+      expect(eq.status).toBe(0);
+      expect(eq.stdout).toContain('It signs in as Sam Okafor');
+      const long = start({ DATA_DIR: dataDir, PORT: String(port) }, ['--sign-in-link', '--as', 'x'.repeat(81)]);
+      expect(long.status).toBe(1);
+      expect(long.stderr).toContain('--as: At most 80 characters');
+      expect(long.stdout).not.toMatch(/once=/);
+      const missing = start({ DATA_DIR: dataDir, PORT: String(port) }, ['--sign-in-link', '--as']);
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain('--as needs a name');
+    } finally {
+      await server.close();
+      await up.close();
+    }
+  });
 });

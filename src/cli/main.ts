@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { checkSignInName } from '../api/console/session';
 import { isLoopbackHost, type Config } from '../server/config';
 import { newSecret, SIGN_IN_PATH } from '../server/console/sessions-store';
 import { openConsoleStoreFor } from '../server/console/storage/console-store';
@@ -44,14 +45,37 @@ function buildIsStale(): boolean {
 const config = loadConfigOrExit();
 
 /**
- * Mints a one-time sign-in link in the console's store (console.db, or PostgreSQL with DATABASE_URL: then
- * every replica accepts it) and answers its URL.
+ * `--as "Dana Reyes"` (or `--as=Dana Reyes`): the person the one-time link is for; the session it opens is
+ * theirs, and the history shows their name beside each change they make. Checked as the sign-in page checks a
+ * name (1–80 characters, trimmed); a refused one stops here with the reason. Undefined without `--as`.
  */
-async function newSignInLink(c: Config, base: string): Promise<string> {
+function signInNameArg(argv: readonly string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--as' || a.startsWith('--as='));
+  if (i === -1) return undefined;
+  const arg = argv[i]!;
+  const raw = arg === '--as' ? argv[i + 1] : arg.slice('--as='.length);
+  if (raw === undefined || (arg === '--as' && raw.startsWith('--'))) {
+    console.error('--as needs a name: npm start -- --sign-in-link --as "Dana Reyes"');
+    process.exit(1);
+  }
+  const checked = checkSignInName(raw);
+  if (!checked.ok) {
+    console.error(`--as: ${checked.message}`);
+    process.exit(1);
+  }
+  return checked.value;
+}
+const signInAs = signInNameArg(process.argv.slice(2));
+
+/**
+ * Mints a one-time sign-in link in the console's store (console.db, or PostgreSQL with DATABASE_URL: then
+ * every replica accepts it) and answers its URL. With `name`, the session it opens is that person's.
+ */
+async function newSignInLink(c: Config, base: string, name?: string): Promise<string> {
   const store = await openConsoleStoreFor(c, { waitMs: 5_000 });
   try {
     const secret = newSecret();
-    await store.sessions.addLink(secret, Date.now());
+    await store.sessions.addLink(secret, Date.now(), name ?? null);
     return `${base}${SIGN_IN_PATH}?once=${secret}`;
   } finally {
     await store.close();
@@ -66,7 +90,7 @@ if (process.argv.includes('--sign-in-link')) {
     process.exit(1);
   }
   const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  const link = await newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`).catch(
+  const link = await newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`, signInAs).catch(
     (err: unknown) => {
       console.error(`No sign-in link: ${err instanceof Error ? err.message : 'the store could not be opened'}`);
       process.exit(1);
@@ -77,6 +101,11 @@ if (process.argv.includes('--sign-in-link')) {
     config.databaseUrl
       ? 'One-time sign-in link for the consoles sharing this DATABASE_URL (it works once, on any of them).'
       : 'One-time sign-in link for the console running on this DATA_DIR (it works once).',
+  );
+  console.log(
+    signInAs
+      ? `It signs in as ${signInAs}: the history shows that name beside each change made in that session.`
+      : 'It signs in without a name (the history says "one-time link"); add --as "Your Name" to sign in as a person.',
   );
   process.exit(0);
 }
@@ -153,11 +182,14 @@ const started = await startConsole(config, {
 console.log(`Agent Platform Console: ${started.url}`);
 if (config.consoleAuth === 'on') {
   // Jupyter-style: whoever can read this terminal may sign in; the link works once.
-  console.log('  sign in by opening this one-time link (it works once; each start prints a new one):');
-  console.log(`    ${started.url}${await started.newSignInLink()}`);
+  console.log(
+    `  sign in${signInAs ? ` as ${signInAs}` : ''} by opening this one-time link (it works once; each start prints a new one):`,
+  );
+  console.log(`    ${started.url}${await started.newSignInLink(signInAs)}`);
   if (config.accessToken) console.log('  or with CONSOLE_ACCESS_TOKEN on the sign-in page, or as a Bearer token');
 } else {
   console.log('  access control is off (CONSOLE_AUTH=off)');
+  if (signInAs) console.log('  (--as is ignored: nobody signs in while CONSOLE_AUTH=off)');
 }
 if (started.sandbox) {
   console.log(`  upstream: embedded sandbox at ${started.sandbox.url} (data in ${config.dataDir})`);

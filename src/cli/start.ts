@@ -10,10 +10,10 @@ export interface StartedConsole {
   url: string;
   port: number;
   sandbox: RunningSandbox | undefined;
-  /** A new one-time sign-in link (path and query). */
-  signInLink(): string;
+  /** A new one-time sign-in link (path and query), bound to a person's name when one is given. */
+  signInLink(name?: string | null): string;
   /** The same, once stored (every replica on the same database accepts it). */
-  newSignInLink(): Promise<string>;
+  newSignInLink(name?: string | null): Promise<string>;
   /** Where the console keeps its own store, for the start's banner (never a password). */
   storeDescription: string;
   close(): Promise<void>;
@@ -64,8 +64,8 @@ export async function startConsole(
     url,
     port,
     sandbox,
-    signInLink: () => server.signInLink(),
-    newSignInLink: () => server.newSignInLink(),
+    signInLink: (name) => server.signInLink(name),
+    newSignInLink: (name) => server.newSignInLink(name),
     storeDescription: config.databaseUrl
       ? `PostgreSQL at ${describeDatabaseUrl(config.databaseUrl)}`
       : `SQLite in ${config.dataDir}/console.db`,

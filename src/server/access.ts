@@ -12,6 +12,9 @@
  *   backoff, counted in the store (so across replicas); failure messages say nothing about the token.
  * - A store that cannot be reached makes `check` throw StoreUnavailable, which the server answers 503.
  * - CONSOLE_AUTH=off (loopback only, enforced by the configuration) lets every request through.
+ * - A session may carry the name of the person who opened it (typed on the sign-in page, or bound to the link
+ *   by `--sign-in-link --as`); each request let in is noted with who it comes from (`console/actor.ts`), so the
+ *   history of every guarded change says who made it.
  */
 import { createHash, createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -29,6 +32,8 @@ import {
   type SignInMethod,
 } from './console/sessions-store';
 import { sendProblem } from '../node/problem-writer';
+import { checkSignInName, SIGN_IN_NAME_MAX } from '../api/console/session';
+import { noteActor } from './console/actor';
 import { SECURITY_HEADERS } from './static';
 
 export { FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_PATH };
@@ -83,11 +88,12 @@ export interface AccessControl {
   check(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<string | false>;
   /**
    * A new one-time sign-in link: its path and query (`/console/sign-in?once=…`), at once; it is stored in the
-   * background (this replica waits for that before it consumes a link).
+   * background (this replica waits for that before it consumes a link). With `name` (already checked), the
+   * session it opens is that person's.
    */
-  issueLink(): string;
+  issueLink(name?: string | null): string;
   /** The same, answered once the link is stored (any replica accepts it then). */
-  newLink(): Promise<string>;
+  newLink(name?: string | null): Promise<string>;
 }
 
 const escapeHtml = (s: string) =>
@@ -100,19 +106,37 @@ label{display:block;font-size:14px;font-weight:600;margin:12px 0 4px}
 input{width:100%;box-sizing:border-box;height:36px;border:1px solid #dde1e8;border-radius:6px;padding:0 8px}
 button{margin-top:16px;height:36px;width:100%;border:0;border-radius:6px;background:#3b5bdb;color:#fff;font-weight:600;cursor:pointer}
 p[role=alert]{color:#c92a2a}
-@media (prefers-color-scheme:dark){body{background:#161a22;color:#e6e8ee}main{background:#1f2430;border-color:#333a48}input{background:#161a22;color:inherit;border-color:#333a48}p[role=alert]{color:#ff8787}}`;
+.hint{font-size:13px;color:#5c6473;margin:0 0 4px}
+.field-error{font-size:13px;color:#c92a2a;margin:4px 0 0}
+input[aria-invalid=true]{border-color:#c92a2a}
+@media (prefers-color-scheme:dark){body{background:#161a22;color:#e6e8ee}main{background:#1f2430;border-color:#333a48}input{background:#161a22;color:inherit;border-color:#333a48}p[role=alert],.field-error{color:#ff8787}.hint{color:#aab1bf}input[aria-invalid=true]{border-color:#ff8787}}`;
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 const PAGE_CSP = `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
-function signInPage(mode: AccessMode, message?: string): string {
+/** What the token form shows again after a refused sign-in: the name typed, and its error if it was refused. */
+interface FormState {
+  name?: string;
+  nameError?: string;
+}
+
+function signInForm(state: FormState): string {
+  const invalid = state.nameError !== undefined;
+  // The name first: it is what a person fills in; after a refused token, the token field takes the focus.
+  const focusName = invalid || !state.name;
+  return `<form method="post" action="${SIGN_IN_PATH}">
+<label for="name">Your name</label><p class="hint" id="name-hint">1–${SIGN_IN_NAME_MAX} characters. Shown in the history beside each change you make.</p>
+<input id="name" name="name" type="text" autocomplete="name" required maxlength="${SIGN_IN_NAME_MAX}" value="${escapeHtml(state.name ?? '')}" aria-describedby="${invalid ? 'name-error name-hint' : 'name-hint'}"${invalid ? ' aria-invalid="true"' : ''}${focusName ? ' autofocus' : ''}>
+${invalid ? `<p class="field-error" id="name-error">${escapeHtml(state.nameError!)}</p>` : ''}
+<label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required${focusName ? '' : ' autofocus'}>
+<button type="submit">Sign in</button></form>`;
+}
+
+function signInPage(mode: AccessMode, message?: string, state: FormState = {}): string {
   const intro =
     mode === 'token'
-      ? 'Enter the console’s access token (<code>CONSOLE_ACCESS_TOKEN</code>), or open the one-time sign-in link that <code>npm start</code> printed.'
-      : 'Open the one-time sign-in link that <code>npm start</code> printed in its terminal. For a new one, run <code>npm start -- --sign-in-link</code> or restart the console.';
-  const form =
-    mode === 'token'
-      ? `<form method="post" action="${SIGN_IN_PATH}"><label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required autofocus><button type="submit">Sign in</button></form>`
-      : '';
+      ? 'Enter your name and the console’s access token (<code>CONSOLE_ACCESS_TOKEN</code>), or open the one-time sign-in link that <code>npm start</code> printed.'
+      : 'Open the one-time sign-in link that <code>npm start</code> printed in its terminal. For a new one, run <code>npm start -- --sign-in-link --as "Your Name"</code> or restart the console.';
+  const form = mode === 'token' ? signInForm(state) : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Agent Platform Console</title><style>${STYLE}</style></head><body><main>
 <h1>Agent Platform Console</h1><p>${intro}</p>
@@ -203,15 +227,21 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   );
   /** Links being stored: consuming a link waits for them, so a link is never refused for arriving early. */
   let linksStored: Promise<unknown> = ready.catch(() => undefined);
-  const addLink = (): { path: string; stored: Promise<void> } => {
+  const addLink = (name?: string | null): { path: string; stored: Promise<void> } => {
     const secret = newSecret();
-    const stored = linksStored.then(() => store.addLink(secret, now()));
+    const stored = linksStored.then(() => store.addLink(secret, now(), name ?? null));
     linksStored = stored.catch(() => undefined);
     return { path: `${SIGN_IN_PATH}?once=${secret}`, stored };
   };
 
-  const sendPage = (res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}) => {
-    const html = signInPage(mode, message);
+  const sendPage = (
+    res: ServerResponse,
+    status: number,
+    message?: string,
+    headers: Record<string, string> = {},
+    state?: FormState,
+  ) => {
+    const html = signInPage(mode, message, state);
     res.writeHead(status, {
       ...SECURITY_HEADERS,
       'content-type': 'text/html; charset=utf-8',
@@ -265,7 +295,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     return undefined;
   };
 
-  const openSession = async (res: ServerResponse, method: SignInMethod) => {
+  const openSession = async (res: ServerResponse, method: SignInMethod, name: string | null) => {
     const t = now();
     await store.purge(t, idleMs, MAX_SESSIONS - 1);
     const id = newSecret();
@@ -275,6 +305,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       created_at: t,
       last_seen_at: t,
       expires_at: t + maxAgeMs,
+      name,
     });
     res.writeHead(303, {
       location: '/',
@@ -294,6 +325,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     const body = JSON.stringify({
       signed_in: true,
       method,
+      name: row?.name ?? null,
       expires_at: row ? seconds(row.expires_at) : null,
       idle_expires_at: row ? seconds(Math.min(row.expires_at, (lastSeen ?? row.last_seen_at) + idleMs)) : null,
     });
@@ -328,9 +360,10 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     }
     if (once !== null) {
       await linksStored;
-      if (await store.takeLink(once)) {
+      const taken = await store.takeLink(once);
+      if (taken) {
         await limiter.reset(addr);
-        await openSession(res, 'link');
+        await openSession(res, 'link', taken.name);
       } else {
         await limiter.fail(addr, now());
         sendPage(
@@ -361,15 +394,59 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       req.on('end', () => resolve(tooLarge ? undefined : text));
     });
     if (body === undefined) return;
-    const given = new URLSearchParams(body).get('token') ?? '';
+    const form = new URLSearchParams(body);
+    const given = form.get('token') ?? '';
+    // The page always sends a name (required there); a script posting the token alone opens a session
+    // without one. A name sent is checked before the token, which is then not looked at (no failure counted).
+    const rawName = form.get('name');
+    let name: string | null = null;
+    if (rawName !== null) {
+      const checked = checkSignInName(rawName);
+      if (!checked.ok) {
+        sendNameRefused(req, res, checked.message, rawName);
+        return;
+      }
+      name = checked.value;
+    }
     const t = now();
     if (tokenMatches(given)) {
       await limiter.reset(addr);
-      await openSession(res, 'token');
+      await openSession(res, 'token', name);
     } else {
       await limiter.fail(addr, t);
-      sendPage(res, 401, 'Sign-in failed: the access token was not accepted.');
+      sendPage(res, 401, 'Sign-in failed: the access token was not accepted.', {}, { name: rawName ?? '' });
     }
+  };
+
+  /**
+   * 422 for a name the sign-in does not take: an RFC 9457 problem with the error on `body.name` for a client
+   * that asks for JSON, else the page again with the error on its name field.
+   */
+  const sendNameRefused = (req: IncomingMessage, res: ServerResponse, message: string, rawName: string) => {
+    const accept = req.headers.accept ?? '';
+    if (/json/i.test(accept) && !/text\/html/i.test(accept)) {
+      sendProblem(
+        res,
+        422,
+        `Your name: ${message}`,
+        SIGN_IN_PATH,
+        { 'cache-control': 'no-store' },
+        {
+          errors: [{ loc: ['body', 'name'], msg: message, type: 'invalid_name' }],
+        },
+      );
+      return;
+    }
+    sendPage(
+      res,
+      422,
+      'Check your name: nothing was signed in.',
+      {},
+      {
+        name: rawName.slice(0, SIGN_IN_NAME_MAX * 4),
+        nameError: message,
+      },
+    );
   };
 
   const handleSignOut = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -390,8 +467,8 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   return {
     mode,
     ready,
-    issueLink() {
-      const link = addLink();
+    issueLink(name) {
+      const link = addLink(name);
       link.stored.catch((err: unknown) =>
         console.error(
           `[console] storing a sign-in link failed: ${err instanceof Error ? err.message : 'unknown error'}`,
@@ -399,8 +476,8 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       );
       return link.path;
     },
-    async newLink() {
-      const link = addLink();
+    async newLink(name) {
+      const link = addLink(name);
       await link.stored;
       return link.path;
     },
@@ -415,6 +492,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
           sendSession(res, 'off');
           return false;
         }
+        noteActor(req, 'access_control_off');
         return `a:${addressKey(req.socket.remoteAddress)}`;
       }
       const addr = addressKey(req.socket.remoteAddress);
@@ -442,6 +520,8 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
           sendSession(res, session.row.method, session.row, t);
           return false;
         }
+        const { name, method } = session.row;
+        noteActor(req, name ? 'person' : method === 'link' ? 'one_time_link' : 'access_token', name);
         return `s:${session.idHash}`;
       }
 
@@ -459,6 +539,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
             sendSession(res, 'bearer');
             return false;
           }
+          noteActor(req, 'bearer_token');
           return `b:${addr}`;
         }
         await limiter.fail(addr, now());

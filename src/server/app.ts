@@ -46,10 +46,13 @@ export interface ConsoleServerOptions {
 export interface ConsoleServer {
   server: Server | HttpsServer;
   store: ConsoleStore;
-  /** A new one-time sign-in link (path and query), as `npm start` prints; stored in the background. */
-  signInLink(): string;
+  /**
+   * A new one-time sign-in link (path and query), as `npm start` prints; stored in the background. With
+   * `name` (checked with SignInName), the session it opens is that person's.
+   */
+  signInLink(name?: string | null): string;
   /** The same, once stored: every replica sharing the store accepts it. */
-  newSignInLink(): Promise<string>;
+  newSignInLink(name?: string | null): Promise<string>;
   listen(): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
 }
@@ -216,8 +219,8 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   return {
     server,
     store,
-    signInLink: () => access.issueLink(),
-    newSignInLink: () => access.newLink(),
+    signInLink: (name) => access.issueLink(name),
+    newSignInLink: (name) => access.newLink(name),
     listen: async () => {
       // The start's sign-in housekeeping first (a failure there is logged; requests then answer for the store).
       await access.ready.catch(() => undefined);

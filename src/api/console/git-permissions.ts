@@ -13,6 +13,7 @@ import {
 } from '../git-permissions/rules';
 import { pageOf } from '../page';
 import { defineConsoleOperations } from './define';
+import { madeByFields } from './session';
 
 /** The current set as the console server read it (every page), with its version token. */
 export const ConsoleGitPermissionSet = z.looseObject({
@@ -47,6 +48,8 @@ export const GitPermissionRevisionSummary = z.looseObject({
   removed: z.number().int(),
   changed: z.number().int(),
   error: z.string().nullable(),
+  /** Who made the change (a restore: who restored); null for revisions recorded before the console knew. */
+  ...madeByFields,
 });
 export type GitPermissionRevisionSummary = z.infer<typeof GitPermissionRevisionSummary>;
 

@@ -13,6 +13,7 @@ import { ipListAllows, normalizeIpRange } from '../ip-ranges';
 import { IP_ACCESS_LIST_LIMITS, IpRanges } from '../operations/ip-access-list';
 import { pageOf } from '../page';
 import { defineConsoleOperations } from './define';
+import { madeByFields } from './session';
 
 // ---------------------------------------------------------------- shared rules
 
@@ -91,6 +92,8 @@ export const IpAccessListRevisionSummary = z.looseObject({
   /** The protected addresses the admin chose to lock out by typing the enterprise's name (usually empty). */
   locked_out: z.array(z.string()),
   error: z.string().nullable(),
+  /** Who made the change (a restore: who restored); null for revisions recorded before the console knew. */
+  ...madeByFields,
 });
 export type IpAccessListRevisionSummary = z.infer<typeof IpAccessListRevisionSummary>;
 

@@ -15,6 +15,7 @@ import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { ThemeToggle } from './theme-toggle';
 import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
+import { SignedInAs } from './signed-in-as';
 
 function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { label, exact, permission, operation: _operation, ...link } = item;
@@ -129,6 +130,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <div className="flex items-center gap-2">
             <QueueIndicator />
             <Shortcuts />
+            <SignedInAs enabled={signedIn} />
             {signedIn && (
               <button
                 type="button"

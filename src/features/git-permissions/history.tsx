@@ -11,6 +11,7 @@ import { diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permiss
 import type { GitPermissionRevisionSummary } from '@/api/console/git-permissions';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { MadeByText, madeByText } from '@/components/made-by';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
@@ -180,6 +181,12 @@ function revisionColumns(orgId: string) {
       header: 'When',
       ...timeColumn({ sortable: false, width: 'minmax(8rem,1fr)' }),
     }),
+    revisionCol.accessor((r) => madeByText(r), {
+      id: 'made_by',
+      header: 'By',
+      meta: { width: 'minmax(8rem,1fr)', className: 'text-sm' },
+      cell: ({ row: { original: r } }) => <MadeByText revision={r} />,
+    }),
     revisionCol.display({
       id: 'permissions',
       header: 'Permissions',
@@ -231,7 +238,7 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
         title="Git permission history"
         description={
           <>
-            Every replace, clear and restore made through the console, with the complete set before it.{' '}
+            Every replace, clear and restore made through the console, with who made it and the complete set before it.{' '}
             <BackToList orgId={orgId} />
           </>
         }
@@ -244,7 +251,7 @@ export function GitPermissionHistory({ orgId, from, to }: { orgId: string; from?
         columns={columns}
         query={query}
         getRowId={(r) => String(r.revision_id)}
-        minWidth="56rem"
+        minWidth="64rem"
         className="h-auto max-h-[28rem]"
         empty={{
           title: 'No changes recorded yet',
@@ -386,7 +393,7 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
         title={`Revision #${r.revision_id}: ${ACTION_LABEL[r.action] ?? r.action}`}
         description={
           <>
-            <RelativeTime value={r.created_at} /> · {formatNumber(r.previous_count)} →{' '}
+            <RelativeTime value={r.created_at} /> · by <MadeByText revision={r} /> · {formatNumber(r.previous_count)} →{' '}
             {r.result_count !== null ? formatNumber(r.result_count) : '?'} permissions
             {r.restored_from !== null ? ` · restored from #${r.restored_from}` : ''} ·{' '}
             <Link

@@ -11,6 +11,7 @@ import { useMemo, useState } from 'react';
 import { diffIpRanges, lockedOutAddresses, type IpAccessListRevisionSummary } from '@/api/console/ip-access-list';
 import { Badge } from '@/components/badge';
 import { DataTable, columnHelper, timeColumn } from '@/components/data-table';
+import { MadeByText, madeByText } from '@/components/made-by';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
@@ -60,6 +61,12 @@ export function IpAccessListHistoryScreen() {
         cell: ({ getValue }) => <span className="font-mono">#{getValue()}</span>,
       }),
       col.accessor('created_at', { header: 'When', ...timeColumn({ sortable: false }) }),
+      col.accessor((r) => madeByText(r), {
+        id: 'made_by',
+        header: 'By',
+        meta: { width: 'minmax(8rem,0.8fr)', className: 'text-sm' },
+        cell: ({ row }) => <MadeByText revision={row.original} />,
+      }),
       col.accessor('action', {
         header: 'Change',
         meta: { width: '9rem' },
@@ -130,7 +137,7 @@ export function IpAccessListHistoryScreen() {
     <div className="flex flex-col">
       <PageHeader
         title="IP access list history"
-        description="Changes made through this console, newest first, with the ranges each one added and removed. Restore brings back the list before or after a change."
+        description="Changes made through this console, newest first, with who made each one and the ranges it added and removed. Restore brings back the list before or after a change."
         actions={
           <Link to="/settings/ip-access-list" className={buttonClass()}>
             <ArrowLeft className="size-4" aria-hidden /> Back to the list
@@ -145,7 +152,7 @@ export function IpAccessListHistoryScreen() {
         query={revisions}
         getRowId={(r) => String(r.revision_id)}
         estimateRowHeight={64}
-        minWidth="52rem"
+        minWidth="60rem"
         empty={{
           title: 'No changes yet',
           hint: 'Changes applied through the IP access list screen are kept here, with restore.',

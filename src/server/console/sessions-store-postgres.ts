@@ -13,6 +13,7 @@ import {
   type SessionRow,
   type SessionStore,
   type SignInFailureStore,
+  type TakenLink,
 } from './sessions-store';
 
 export const sessionPgMigrations: Migration[] = [
@@ -49,20 +50,28 @@ export const sessionPgMigrations: Migration[] = [
     CREATE INDEX console_sign_in_failures_seq_idx ON console_sign_in_failures (seq);
   `,
   },
+  {
+    // The person behind a session or a link (null for those of before, which keep working).
+    id: 'access-003-names',
+    sql: `
+    ALTER TABLE console_sessions ADD COLUMN name TEXT;
+    ALTER TABLE console_sign_in_links ADD COLUMN name TEXT;
+  `,
+  },
 ];
 
 export function createPgSessionStore(db: PgDatabase): SessionStore {
   return {
     async insert(idHash, row) {
       await db.query(
-        `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [idHash, row.fingerprint, row.method, row.created_at, row.last_seen_at, row.expires_at],
+        `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [idHash, row.fingerprint, row.method, row.created_at, row.last_seen_at, row.expires_at, row.name ?? null],
       );
     },
     async get(idHash) {
       const rows = await db.query<SessionRow>(
-        'SELECT fingerprint, method, created_at, last_seen_at, expires_at FROM console_sessions WHERE id_hash = $1',
+        'SELECT fingerprint, method, created_at, last_seen_at, expires_at, name FROM console_sessions WHERE id_hash = $1',
         [idHash],
       );
       return rows[0];
@@ -88,18 +97,20 @@ export function createPgSessionStore(db: PgDatabase): SessionStore {
     async revokeOtherFingerprints(fingerprint) {
       await db.query('DELETE FROM console_sessions WHERE fingerprint <> $1', [fingerprint]);
     },
-    async addLink(secret, now) {
-      await db.query('INSERT INTO console_sign_in_links (secret_hash, created_at) VALUES ($1, $2)', [
+    async addLink(secret, now, name) {
+      await db.query('INSERT INTO console_sign_in_links (secret_hash, created_at, name) VALUES ($1, $2, $3)', [
         hashSecret(secret),
         now,
+        name ?? null,
       ]);
     },
     async takeLink(secret) {
       // One DELETE: of two replicas given the same link at once, exactly one gets the row.
-      const rows = await db.query('DELETE FROM console_sign_in_links WHERE secret_hash = $1 RETURNING 1 AS taken', [
-        hashSecret(secret),
-      ]);
-      return rows.length === 1;
+      const rows = await db.query<TakenLink>(
+        'DELETE FROM console_sign_in_links WHERE secret_hash = $1 RETURNING name',
+        [hashSecret(secret)],
+      );
+      return rows.length === 1 ? { name: rows[0]!.name ?? null } : false;
     },
     async clearLinks(before) {
       if (before === undefined) await db.query('DELETE FROM console_sign_in_links');

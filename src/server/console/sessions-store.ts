@@ -41,6 +41,15 @@ export const sessionMigrations: Migration[] = [
     CREATE INDEX console_sign_in_failures_seq ON console_sign_in_failures (seq);
   `,
   },
+  {
+    // The person behind a session (the name given at sign-in, or bound to its link): the history's "who".
+    // Sessions and links of before have none (null), and keep working.
+    id: 'access-003-names',
+    sql: `
+    ALTER TABLE console_sessions ADD COLUMN name TEXT;
+    ALTER TABLE console_sign_in_links ADD COLUMN name TEXT;
+  `,
+  },
 ];
 
 export const SIGN_IN_PATH = '/console/sign-in';
@@ -54,6 +63,13 @@ export interface SessionRow {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+  /** The name given at sign-in (trimmed, 1–80 characters); null when none was. Read back as null, not absent. */
+  name?: string | null;
+}
+
+/** A one-time link taken: the name it was bound to, if any. */
+export interface TakenLink {
+  name: string | null;
 }
 
 /** A new random secret: 32 bytes, base64url. */
@@ -70,10 +86,10 @@ export interface SessionStore {
   purge(now: number, idleMs: number, maxSessions: number): Promise<void>;
   /** Deletes every session opened under another configuration (another access token). */
   revokeOtherFingerprints(fingerprint: string): Promise<void>;
-  /** Stores a one-time link secret (its hash). */
-  addLink(secret: string, now: number): Promise<void>;
-  /** Consumes a one-time link secret: true once, false for a used or unknown one. */
-  takeLink(secret: string): Promise<boolean>;
+  /** Stores a one-time link secret (its hash), bound to a person's name when one is given. */
+  addLink(secret: string, now: number, name?: string | null): Promise<void>;
+  /** Consumes a one-time link secret: its name once, false for a used or unknown one. */
+  takeLink(secret: string): Promise<TakenLink | false>;
   /** Forgets unused links: every one, or those created before `before` (epoch ms). */
   clearLinks(before?: number): Promise<void>;
 }
@@ -116,11 +132,11 @@ export interface SignInFailureStore {
 
 export function createSessionStore(db: Db): SessionStore {
   const insert = db.prepare(
-    `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at)
-     VALUES (@id_hash, @fingerprint, @method, @created_at, @last_seen_at, @expires_at)`,
+    `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name)
+     VALUES (@id_hash, @fingerprint, @method, @created_at, @last_seen_at, @expires_at, @name)`,
   );
   const get = db.prepare<[string], SessionRow>(
-    'SELECT fingerprint, method, created_at, last_seen_at, expires_at FROM console_sessions WHERE id_hash = ?',
+    'SELECT fingerprint, method, created_at, last_seen_at, expires_at, name FROM console_sessions WHERE id_hash = ?',
   );
   const touch = db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?');
   const del = db.prepare('DELETE FROM console_sessions WHERE id_hash = ?');
@@ -130,13 +146,15 @@ export function createSessionStore(db: Db): SessionStore {
        SELECT id_hash FROM console_sessions ORDER BY last_seen_at DESC LIMIT -1 OFFSET ?)`,
   );
   const revoke = db.prepare('DELETE FROM console_sessions WHERE fingerprint <> ?');
-  const addLink = db.prepare('INSERT INTO console_sign_in_links (secret_hash, created_at) VALUES (?, ?)');
-  const takeLink = db.prepare('DELETE FROM console_sign_in_links WHERE secret_hash = ?');
+  const addLink = db.prepare('INSERT INTO console_sign_in_links (secret_hash, created_at, name) VALUES (?, ?, ?)');
+  const takeLink = db.prepare<[string], TakenLink>(
+    'DELETE FROM console_sign_in_links WHERE secret_hash = ? RETURNING name',
+  );
   const clearLinks = db.prepare('DELETE FROM console_sign_in_links');
   const clearLinksBefore = db.prepare('DELETE FROM console_sign_in_links WHERE created_at < ?');
 
   return {
-    insert: async (idHash, row) => void insert.run({ id_hash: idHash, ...row }),
+    insert: async (idHash, row) => void insert.run({ id_hash: idHash, ...row, name: row.name ?? null }),
     get: async (idHash) => get.get(idHash),
     touch: async (idHash, at) => void touch.run(at, idHash),
     delete: async (idHash) => void del.run(idHash),
@@ -145,8 +163,11 @@ export function createSessionStore(db: Db): SessionStore {
       purgeExcess.run(maxSessions);
     },
     revokeOtherFingerprints: async (fingerprint) => void revoke.run(fingerprint),
-    addLink: async (secret, now) => void addLink.run(hashSecret(secret), now),
-    takeLink: async (secret) => takeLink.run(hashSecret(secret)).changes === 1,
+    addLink: async (secret, now, name) => void addLink.run(hashSecret(secret), now, name ?? null),
+    async takeLink(secret) {
+      const row = takeLink.get(hashSecret(secret));
+      return row ? { name: row.name ?? null } : false;
+    },
     clearLinks: async (before) => void (before === undefined ? clearLinks.run() : clearLinksBefore.run(before)),
   };
 }

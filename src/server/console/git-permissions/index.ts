@@ -5,7 +5,8 @@
  * changed meanwhile, silently deletes permissions. Replace, clear and restore therefore go through here:
  *   1. read the complete current set, every page;
  *   2. compare its version token with the one the admin's edit started from — 409 with the difference if not;
- *   3. store the current set as the revision's previous set (before anything is written upstream);
+ *   3. store the current set as the revision's previous set (before anything is written upstream), with who
+ *      makes the change (the signed-in person, or how it is made: `../actor.ts`);
  *   4. apply upstream: one atomic PUT (≤ 200 items), DELETE for a clear, or — only when the request allows
  *      it — per-item operations (delete, update, add) for a set larger than one PUT accepts;
  *   5. record the result (or the failure) on the revision.
@@ -27,6 +28,8 @@ import {
   type GitPermissionInput,
 } from '../../../api/git-permissions/resources';
 import type { ConsoleGitPermissionSet, GitRevisionAction } from '../../../api/console/git-permissions';
+import type { MadeBy } from '../../../api/console/session';
+import { actorOf } from '../actor';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandler, ConsoleHandlers } from '../mount';
 import { HttpProblem } from '../../../node/problem-writer';
@@ -97,6 +100,8 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
     desired: GitPermissionInput[] | null;
     allowPerItem: boolean;
     restoredFrom: number | null;
+    /** Who makes the change (a restore: who restores), recorded on the revision. */
+    by: MadeBy;
     /** Aborted when the browser goes away: stops reading the current set (never an apply under way). */
     signal?: AbortSignal;
   }
@@ -161,6 +166,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         added: diff.added.length,
         removed: diff.removed.length,
         changed: diff.changed.length,
+        ...req.by,
       });
       let progressed = false;
       let result: GitPermission[];
@@ -226,7 +232,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
   };
 
   // One permission's read_only, under the same lock, version check and history as a replace.
-  const update: ConsoleHandler<'console.gitPermissions.update'> = ({ params, body, signal }) => {
+  const update: ConsoleHandler<'console.gitPermissions.update'> = ({ params, body, signal, c }) => {
     const { org_id: orgId, git_permission_id: permissionId } = params;
     return serialized(orgId, async () => {
       const current = await readCurrent(upstream, orgId, signal);
@@ -251,6 +257,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         added: 0,
         removed: 0,
         changed: 1,
+        ...actorOf(c),
       });
       let updated: Awaited<ReturnType<typeof upstream.call<'gitPermissions.update'>>>;
       try {
@@ -272,7 +279,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
     'console.gitPermissions.get': async ({ params, signal }) => {
       return setAnswer(params.org_id, await readCurrent(upstream, params.org_id, signal));
     },
-    'console.gitPermissions.replace': ({ params, body, signal }) =>
+    'console.gitPermissions.replace': ({ params, body, signal, c }) =>
       applyChange({
         orgId: params.org_id,
         action: 'replace',
@@ -281,9 +288,10 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         desired: body.permissions,
         allowPerItem: body.allow_per_item === true,
         restoredFrom: null,
+        by: actorOf(c),
         signal,
       }),
-    'console.gitPermissions.clear': ({ params, body }) =>
+    'console.gitPermissions.clear': ({ params, body, c }) =>
       applyChange({
         orgId: params.org_id,
         action: 'clear',
@@ -292,6 +300,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         desired: null,
         allowPerItem: false,
         restoredFrom: null,
+        by: actorOf(c),
       }),
     'console.gitPermissions.update': update,
     'console.gitPermissions.revisions.list': async ({ params, query }) => {
@@ -314,7 +323,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       return { from: fromSummary, to: toSummary, diff: diffGitPermissionSets(setOf(from), setOf(to)) };
     },
     'console.gitPermissions.revisions.get': ({ params }) => revisionOf(params.org_id, params.revision_id),
-    'console.gitPermissions.revisions.restore': async ({ params, body }) => {
+    'console.gitPermissions.revisions.restore': async ({ params, body, c }) => {
       const rev = await revisionOf(params.org_id, params.revision_id);
       const set = body.set === 'result' ? rev.result : rev.previous;
       if (!set)
@@ -339,6 +348,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         desired: set,
         allowPerItem: body.allow_per_item === true,
         restoredFrom: rev.revision_id,
+        by: actorOf(c),
       });
     },
   };

@@ -41,6 +41,12 @@ export const gitPermissionPgMigrations: Migration[] = [
       UNIQUE (org_id, revision_id)
     );`,
   },
+  {
+    // Who made each change; revisions of before keep null ("unknown").
+    id: 'git-permissions-console-002-made-by',
+    sql: `ALTER TABLE git_permission_revisions ADD COLUMN made_by TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN made_by_kind TEXT;`,
+  },
 ];
 
 export function createPgRevisionStore(
@@ -68,9 +74,9 @@ export function createPgRevisionStore(
       // Changes to one organization are serialized (SetLocks), so max + 1 is free; the unique key guards it anyway.
       const rows = await db.query<{ revision_id: number }>(
         `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from,
-           previous_json, previous_version, previous_count, added, removed, changed)
+           previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind)
          VALUES ($1, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = $1), $2, $3, $4,
-           'applying', $5, $6, $7, $8, $9, $10, $11)
+           'applying', $5, $6, $7, $8, $9, $10, $11, $12, $13)
          RETURNING revision_id`,
         [
           i.org_id,
@@ -84,6 +90,8 @@ export function createPgRevisionStore(
           i.added,
           i.removed,
           i.changed,
+          i.made_by ?? null,
+          i.made_by_kind ?? null,
         ],
       );
       return rows[0]!.revision_id;

@@ -11,6 +11,7 @@ import type {
   GitRevisionAction,
   GitRevisionStatus,
 } from '../../../api/console/git-permissions';
+import type { MadeBy, MadeByKind } from '../../../api/console/session';
 import type { Db, Migration } from '../../../node/db';
 
 export const gitPermissionConsoleMigrations: Migration[] = [
@@ -79,6 +80,13 @@ export const gitPermissionConsoleMigrations: Migration[] = [
     ALTER TABLE git_permission_revisions_v2 RENAME TO git_permission_revisions;
     CREATE INDEX git_permission_revisions_org ON git_permission_revisions (org_id, revision_id);`,
   },
+  {
+    // Who made each change (the signed-in person, or how the change was made). Revisions of before keep null:
+    // the history shows them as made by "unknown".
+    id: 'git-permissions-console-003-made-by',
+    sql: `ALTER TABLE git_permission_revisions ADD COLUMN made_by TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN made_by_kind TEXT;`,
+  },
 ];
 
 export interface RevisionRow {
@@ -100,10 +108,12 @@ export interface RevisionRow {
   removed: number;
   changed: number;
   error: string | null;
+  made_by: string | null;
+  made_by_kind: MadeByKind | null;
 }
 
 export const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, method, status, restored_from, previous_version,
-  previous_count, result_version, result_count, added, removed, changed, error`;
+  previous_count, result_version, result_count, added, removed, changed, error, made_by, made_by_kind`;
 
 export const now = () => Math.floor(Date.now() / 1000);
 
@@ -128,6 +138,9 @@ export interface BeginRevision {
   added: number;
   removed: number;
   changed: number;
+  /** Who makes the change (a restore: who restores); unknown (null) when not given. */
+  made_by?: MadeBy['made_by'];
+  made_by_kind?: MadeBy['made_by_kind'];
 }
 
 export interface FinishRevision {
@@ -182,8 +195,8 @@ export function createRevisionStore(
   );
   // The next number of the organization's history: the latest revision is never pruned, so numbers never repeat.
   const insert = db.prepare(
-    `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed)
-     VALUES (?, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = ?), ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind)
+     VALUES (?, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = ?), ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?)
      RETURNING revision_id`,
   );
   const update = db.prepare(
@@ -212,6 +225,8 @@ export function createRevisionStore(
         i.added,
         i.removed,
         i.changed,
+        i.made_by ?? null,
+        i.made_by_kind ?? null,
       ) as { revision_id: number };
       return r.revision_id;
     },

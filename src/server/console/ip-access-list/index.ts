@@ -7,7 +7,8 @@
  *      loopback with the embedded sandbox) — 422, unless the request types the enterprise's name exactly;
  *   2. read the current list and compare its version token with the one the edit started from — 409 with the
  *      difference if not;
- *   3. store the current list as the revision's previous list, before anything is written upstream;
+ *   3. store the current list as the revision's previous list, before anything is written upstream, with who
+ *      makes the change (the signed-in person, or how it is made: `../actor.ts`);
  *   4. apply upstream (PUT, or DELETE for an empty list) and record the result, or the failure, on the revision.
  * Steps 2–4 run one change at a time (the store's `serialize`), so two applies cannot pass each other's check.
  */
@@ -18,7 +19,9 @@ import {
   type ConsoleIpAccessList,
   type IpRevisionAction,
 } from '../../../api/console/ip-access-list';
+import type { MadeBy } from '../../../api/console/session';
 import { formatIpAddress, parseIpAddress } from '../../../api/ip-ranges';
+import { actorOf } from '../actor';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandlers } from '../mount';
@@ -70,6 +73,8 @@ interface ChangeRequest {
   desired: string[];
   override_enterprise_name?: string;
   restoredFrom: number | null;
+  /** Who makes the change (a restore: who restores), recorded on the revision. */
+  by: MadeBy;
   signal?: AbortSignal;
 }
 
@@ -151,6 +156,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         added: planned.added,
         removed: planned.removed,
         locked_out: lockedOut,
+        ...req.by,
       });
       let result: string[];
       try {
@@ -184,7 +190,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
 
   return {
     'console.ipAccessList.get': async ({ signal }) => answer(await readCurrent(signal)),
-    'console.ipAccessList.apply': ({ body, signal }) =>
+    'console.ipAccessList.apply': ({ body, signal, c }) =>
       applyChange({
         action: body.ip_ranges.length === 0 ? 'clear' : 'replace',
         base_version: body.base_version,
@@ -192,6 +198,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         desired: body.ip_ranges,
         override_enterprise_name: body.override_enterprise_name,
         restoredFrom: null,
+        by: actorOf(c),
         signal,
       }),
     'console.ipAccessList.revisions.list': async ({ query }) => {
@@ -205,7 +212,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
       };
     },
     'console.ipAccessList.revisions.get': ({ params }) => revisionOf(params.revision_id),
-    'console.ipAccessList.revisions.restore': async ({ params, body, signal }) => {
+    'console.ipAccessList.revisions.restore': async ({ params, body, signal, c }) => {
       const rev = await revisionOf(params.revision_id);
       const list = body.set === 'result' ? rev.result : rev.previous;
       if (!list) {
@@ -230,6 +237,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         desired: list,
         override_enterprise_name: body.override_enterprise_name,
         restoredFrom: rev.revision_id,
+        by: actorOf(c),
         signal,
       });
     },

@@ -8,6 +8,7 @@ import type {
   IpRevisionAction,
   IpRevisionStatus,
 } from '../../../api/console/ip-access-list';
+import type { MadeByKind } from '../../../api/console/session';
 import type { Migration } from '../../../node/db';
 import type { SetLocks } from '../storage/locks';
 import type { PgDatabase } from '../storage/postgres';
@@ -35,6 +36,12 @@ export const ipAccessListPgMigrations: Migration[] = [
       error TEXT
     );`,
   },
+  {
+    // Who made each change; revisions of before keep null ("unknown").
+    id: 'ip-access-list-console-002-made-by',
+    sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN made_by TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN made_by_kind TEXT;`,
+  },
 ];
 
 interface Row {
@@ -54,6 +61,8 @@ interface Row {
   removed_json: string;
   locked_out_json: string;
   error: string | null;
+  made_by: string | null;
+  made_by_kind: MadeByKind | null;
 }
 
 const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
@@ -74,6 +83,8 @@ function summaryOf(r: Row): IpAccessListRevisionSummary {
     removed: strings(r.removed_json),
     locked_out: strings(r.locked_out_json),
     error: r.error,
+    made_by: r.made_by ?? null,
+    made_by_kind: r.made_by_kind ?? null,
   };
 }
 
@@ -89,8 +100,8 @@ export function createPgIpAccessListStore(
     async begin(i) {
       const rows = await db.query<{ revision_id: number }>(
         `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
-           previous_count, added_json, removed_json, locked_out_json)
-         VALUES ($1, $2, 'applying', $3, $4, $5, $6, $7, $8, $9) RETURNING revision_id`,
+           previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind)
+         VALUES ($1, $2, 'applying', $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING revision_id`,
         [
           clock(),
           i.action,
@@ -101,6 +112,8 @@ export function createPgIpAccessListStore(
           JSON.stringify(i.added),
           JSON.stringify(i.removed),
           JSON.stringify(i.locked_out),
+          i.made_by ?? null,
+          i.made_by_kind ?? null,
         ],
       );
       return rows[0]!.revision_id;

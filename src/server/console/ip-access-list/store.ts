@@ -13,6 +13,7 @@ import type {
   IpRevisionAction,
   IpRevisionStatus,
 } from '../../../api/console/ip-access-list';
+import type { MadeBy, MadeByKind } from '../../../api/console/session';
 import type { Db, Migration } from '../../../node/db';
 
 export const ipAccessListConsoleMigrations: Migration[] = [
@@ -37,6 +38,12 @@ export const ipAccessListConsoleMigrations: Migration[] = [
       error TEXT
     );`,
   },
+  {
+    // Who made each change (the signed-in person, or how it was made); revisions of before keep null ("unknown").
+    id: 'ip-access-list-console-002-made-by',
+    sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN made_by TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN made_by_kind TEXT;`,
+  },
 ];
 
 export interface IpRevisionBegin {
@@ -48,6 +55,9 @@ export interface IpRevisionBegin {
   added: string[];
   removed: string[];
   locked_out: string[];
+  /** Who makes the change (a restore: who restores); unknown (null) when not given. */
+  made_by?: MadeBy['made_by'];
+  made_by_kind?: MadeBy['made_by_kind'];
 }
 
 export interface IpRevisionOutcome {
@@ -107,6 +117,8 @@ interface Row {
   removed_json: string;
   locked_out_json: string;
   error: string | null;
+  made_by: string | null;
+  made_by_kind: MadeByKind | null;
 }
 
 const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
@@ -127,6 +139,8 @@ function summaryOf(r: Row): IpAccessListRevisionSummary {
     removed: strings(r.removed_json),
     locked_out: strings(r.locked_out_json),
     error: r.error,
+    made_by: r.made_by ?? null,
+    made_by_kind: r.made_by_kind ?? null,
   };
 }
 
@@ -147,8 +161,8 @@ export function createSqliteIpAccessListStore(
 ): IpAccessListRevisionStore {
   const insert = db.prepare(
     `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
-       previous_count, added_json, removed_json, locked_out_json)
-     VALUES (?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?) RETURNING revision_id`,
+       previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind)
+     VALUES (?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING revision_id`,
   );
   const update = db.prepare(
     `UPDATE ip_access_list_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?,
@@ -182,6 +196,8 @@ export function createSqliteIpAccessListStore(
         JSON.stringify(i.added),
         JSON.stringify(i.removed),
         JSON.stringify(i.locked_out),
+        i.made_by ?? null,
+        i.made_by_kind ?? null,
       ) as { revision_id: number };
       return r.revision_id;
     },

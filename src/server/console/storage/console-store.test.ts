@@ -73,10 +73,14 @@ describe.each(Object.entries(kinds))('the %s store', (kind, open) => {
       created_at: 1_000,
       last_seen_at: 1_000,
       expires_at: 9_000,
+      name: 'Dana Reyes',
     };
     await sessions.insert('h1', row);
     expect(await sessions.get('h1')).toEqual(row);
     expect(await sessions.get('nope')).toBeUndefined();
+    // A session opened without a name reads back as null: no person.
+    await sessions.insert('h2', { ...row, name: undefined });
+    expect(await sessions.get('h2')).toEqual({ ...row, name: null });
     await sessions.touch('h1', 2_000);
     expect((await sessions.get('h1'))?.last_seen_at).toBe(2_000);
     await sessions.delete('h1');
@@ -111,7 +115,7 @@ describe.each(Object.entries(kinds))('the %s store', (kind, open) => {
     const { sessions } = await fresh();
     await sessions.addLink('secret-a', 1_000);
     await sessions.addLink('secret-b', 5_000);
-    expect(await sessions.takeLink('secret-a')).toBe(true);
+    expect(await sessions.takeLink('secret-a')).toEqual({ name: null });
     expect(await sessions.takeLink('secret-a')).toBe(false);
     expect(await sessions.takeLink('unknown')).toBe(false);
     await sessions.addLink('secret-c', 2_000);
@@ -119,6 +123,77 @@ describe.each(Object.entries(kinds))('the %s store', (kind, open) => {
     expect(await sessions.takeLink('secret-c')).toBe(false);
     await sessions.clearLinks();
     expect(await sessions.takeLink('secret-b')).toBe(false);
+  });
+
+  it('binds a one-time link to a name, given back once when the link is taken', async () => {
+    const { sessions } = await fresh();
+    await sessions.addLink('named', 1_000, 'Dana Reyes');
+    await sessions.addLink('anonymous', 1_000, null);
+    expect(await sessions.takeLink('named')).toEqual({ name: 'Dana Reyes' });
+    expect(await sessions.takeLink('named')).toBe(false);
+    expect(await sessions.takeLink('anonymous')).toEqual({ name: null });
+  });
+
+  it('records who made each change, a restore included; a revision without one reads as null', async () => {
+    const { gitPermissions: g, ipAccessList: ip } = await fresh();
+    const base = {
+      org_id: 'org-w',
+      method: 'replace' as const,
+      previous: [perm(1)],
+      previous_version: 'v1',
+      added: 0,
+      removed: 0,
+      changed: 1,
+    };
+    const one = await g.begin({
+      ...base,
+      action: 'replace',
+      restored_from: null,
+      made_by: 'Dana Reyes',
+      made_by_kind: 'person',
+    });
+    await g.finish('org-w', one, { status: 'applied', result: [perm(2)], result_version: 'v2' });
+    const two = await g.begin({
+      ...base,
+      action: 'restore',
+      restored_from: one,
+      made_by: 'access token (script)',
+      made_by_kind: 'bearer_token',
+    });
+    const three = await g.begin({ ...base, action: 'replace', restored_from: null });
+    expect((await g.list('org-w', { first: 5 })).items.map((r) => [r.made_by, r.made_by_kind])).toEqual([
+      [null, null],
+      ['access token (script)', 'bearer_token'],
+      ['Dana Reyes', 'person'],
+    ]);
+    expect(await g.get('org-w', two)).toMatchObject({ action: 'restore', made_by: 'access token (script)' });
+    expect(await g.summary('org-w', one)).toMatchObject({ made_by: 'Dana Reyes', made_by_kind: 'person' });
+    expect(await g.summary('org-w', three)).toMatchObject({ made_by: null, made_by_kind: null });
+
+    const lists = { previous: ['10.0.0.0/8'], previous_version: 'v1', added: [], removed: [], locked_out: [] };
+    const a = await ip.begin({
+      ...lists,
+      action: 'replace',
+      restored_from: null,
+      made_by: 'Sam Okafor',
+      made_by_kind: 'person',
+    });
+    await ip.finish(a, { status: 'applied', result: [], result_version: 'v0' });
+    const b = await ip.begin({
+      ...lists,
+      action: 'restore',
+      restored_from: a,
+      made_by: 'access control off',
+      made_by_kind: 'access_control_off',
+    });
+    const c = await ip.begin({ ...lists, action: 'clear', restored_from: null });
+    expect((await ip.list({ first: 5 })).items.map((r) => [r.revision_id, r.made_by, r.made_by_kind])).toEqual([
+      [c, null, null],
+      [b, 'access control off', 'access_control_off'],
+      [a, 'Sam Okafor', 'person'],
+    ]);
+    expect(await ip.get(a)).toMatchObject({ made_by: 'Sam Okafor', made_by_kind: 'person' });
+    expect(await ip.summary(b)).toMatchObject({ action: 'restore', made_by_kind: 'access_control_off' });
   });
 
   it('counts sign-in failures with exponential backoff, forgets them, and resets on success', async () => {
