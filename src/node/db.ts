@@ -32,6 +32,13 @@ export function openDb(path: string): Db {
   return db;
 }
 
+/** An in-memory store holding a copy of `image` (a `Database#serialize()` of another store). */
+export function openDbFrom(image: Buffer): Db {
+  const db = new Database(image);
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
 export function migrate(db: Db, migrations: readonly Migration[]): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
