@@ -66,7 +66,8 @@ export interface RunningConsole {
 
 /** `npm start` on a fresh data dir; resolves once both URLs are printed. */
 export function startConsoleProcess(env: Record<string, string> = {}): Promise<RunningConsole> {
-  const port = 4400 + Math.floor(Math.random() * 40);
+  // BENCH_CONSOLE_PORT: a port of one's own on a shared machine; else one at random in 4400-4439.
+  const port = Number(process.env.BENCH_CONSOLE_PORT) || 4400 + Math.floor(Math.random() * 40);
   const child: ChildProcess = spawn('npx', ['tsx', 'src/cli/main.ts', '--build-if-needed'], {
     env: {
       ...process.env,
@@ -160,19 +161,87 @@ export async function load(
 }
 
 export interface ScrollFrames {
+  /** Intervals between animation frames while scrolling (ms): 16.7 at 60 Hz when every frame is on time. */
   p50: number;
   p95: number;
   max: number;
   /** Tasks over 50 ms while scrolling, and their time over 50 ms summed (total blocking time). */
   longTasks: number;
   blockingMs: number;
+  /**
+   * The page's main-thread CPU time per frame (ms), from a trace of the same scroll: the work a frame costs,
+   * whatever else the machine runs meanwhile (frame intervals also count the time the CPU went to others).
+   */
+  cpuP50: number;
+  cpuP95: number;
+}
+
+/** A trace event of Chromium's, as far as the bench reads it. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  tdur?: number;
+  args?: { name?: string };
 }
 
 /**
- * Scrolls the element matching `selector` by `stepPx` every animation frame for `frames` frames (back to the top
- * when it reaches the end) and times each frame; long tasks are observed meanwhile.
+ * The main thread's CPU time (ms) per animation frame: the top-level tasks' thread time, by the frame they
+ * start in. The page's main thread is the renderer thread that ran the animation frames.
+ */
+function cpuPerFrame(events: TraceEvent[]): number[] {
+  const frames = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.name !== 'FireAnimationFrame' || e.ph !== 'X') continue;
+    const key = `${e.pid}:${e.tid}`;
+    frames.set(key, [...(frames.get(key) ?? []), e.ts]);
+  }
+  const [thread, starts] = [...frames].sort((a, b) => b[1].length - a[1].length)[0] ?? ['', []];
+  starts.sort((a, b) => a - b);
+  const perFrame = new Array<number>(starts.length).fill(0);
+  const tasks = events
+    .filter(
+      (e) =>
+        `${e.pid}:${e.tid}` === thread &&
+        e.ph === 'X' &&
+        e.tdur !== undefined &&
+        (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask'),
+    )
+    .sort((a, b) => a.ts - b.ts);
+  let i = 0;
+  for (const t of tasks) {
+    if (t.ts < starts[0]!) continue;
+    while (i < starts.length - 1 && starts[i + 1]! <= t.ts) i++;
+    perFrame[i]! += t.tdur! / 1000;
+  }
+  // The first and last frames are only partly inside the trace.
+  return perFrame.slice(1, -1);
+}
+
+/**
+ * Scrolls the element matching `selector` as fast as a hard fling or a dragged scroll bar: `stepPx` every
+ * animation frame for `frames` frames (back to the top when it reaches the end), setting `scrollTop` in a
+ * `requestAnimationFrame` callback so the page renders each step in the next frame, as it would a user's
+ * scroll. Measures the intervals between frames (rAF timestamps), the long tasks meanwhile (a
+ * PerformanceObserver of `longtask`), and the main thread's CPU time per frame (a Chromium trace of the same
+ * scroll). It starts from rest: after the page has settled (any render the last step before it caused).
  */
 export async function scrollFrames(page: Page, selector: string, frames = 240, stepPx = 300): Promise<ScrollFrames> {
+  // From rest: the jump back to the top (or the last page loaded) rendered and painted, then a quiet moment.
+  await page.evaluate(
+    `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300))))`,
+  );
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => {
+    for (const ev of e.value as unknown as TraceEvent[]) events.push(ev);
+  });
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] },
+  } as never);
   // A string, not a function: the TypeScript runner would wrap named functions with a helper the page lacks.
   const r = (await page.evaluate(`new Promise((resolve) => {
     const el = document.querySelector(${JSON.stringify(selector)});
@@ -192,7 +261,12 @@ export async function scrollFrames(page: Page, selector: string, frames = 240, s
     };
     requestAnimationFrame((t) => { last = t; requestAnimationFrame(tick); });
   })`)) as { deltas: number[]; long: number[] };
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
   const sorted = [...r.deltas].sort((a, b) => a - b);
+  const cpu = cpuPerFrame(events).sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
     p50: round(percentile(sorted, 50)),
@@ -200,5 +274,7 @@ export async function scrollFrames(page: Page, selector: string, frames = 240, s
     max: round(sorted.at(-1) ?? NaN),
     longTasks: r.long.length,
     blockingMs: Math.round(r.long.reduce((a, d) => a + Math.max(0, d - 50), 0)),
+    cpuP50: round(percentile(cpu, 50)),
+    cpuP95: round(percentile(cpu, 95)),
   };
 }

@@ -261,6 +261,112 @@ describe('virtualization', () => {
   });
 });
 
+describe('rendering', () => {
+  /** Renders of each row, counted by a column whose cell renders with its row (cells are not memoized alone). */
+  function probe() {
+    const renders = new Map<string, number>();
+    const probed = [
+      ...columns,
+      col.display({
+        id: 'probe',
+        header: 'Probe',
+        cell: ({ row }) => {
+          renders.set(row.original.id, (renders.get(row.original.id) ?? 0) + 1);
+          return null;
+        },
+      }),
+    ];
+    return { renders, columns: probed };
+  }
+
+  it('renders only the rows coming into view as the list scrolls, with fixed row heights', () => {
+    const { renders, columns: probed } = probe();
+    render(
+      <DataTable
+        label="Things"
+        tableId="t-scroll"
+        columns={probed}
+        data={items(1_000)}
+        getRowId={(r) => r.id}
+        estimateRowHeight={40}
+        fixedRowHeight
+        empty={{ title: 'Nothing' }}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Things' });
+    const before = new Map(renders);
+    expect(before.get('i0')).toBe(1);
+    for (let step = 1; step <= 10; step++) {
+      act(() => {
+        table.scrollTop = step * 120; // three rows a step
+        fireEvent.scroll(table);
+      });
+    }
+    // Every row rendered once: the rows that stayed in view did not render again, the new ones rendered once.
+    expect([...renders.values()].every((n) => n === 1)).toBe(true);
+    expect(renders.get('i30')).toBe(1);
+    // A row is exactly as tall as said.
+    const row = bodyRows()[0]!;
+    expect(row.className).toContain('h-(--dt-row-height)');
+    expect(screen.getByRole('table', { name: 'Things' }).querySelector('[role="rowgroup"]:last-child')).toHaveStyle({
+      '--dt-row-height': '40px',
+    });
+  });
+
+  it('renders only the row whose data changed when the pages are updated, not the others', () => {
+    const { renders, columns: probed } = probe();
+    const first = items(20);
+    const second = items(20, 20);
+    const props = {
+      label: 'Things',
+      tableId: 't-live',
+      columns: probed,
+      getRowId: (r: Item) => r.id,
+      empty: { title: 'Nothing' },
+    };
+    const { rerender } = render(<DataTable {...props} query={queryOf([first, second])} />);
+    const before = new Map(renders);
+    expect(before.size).toBeGreaterThan(5);
+
+    // As a live poll merges one changed item: a new page object for its page, the other items as they were.
+    const changed = first.map((it) => (it.id === 'i3' ? { ...it, name: 'Row 3, renamed' } : it));
+    rerender(<DataTable {...props} query={queryOf([changed, second])} />);
+    expect(renders.get('i3')).toBe(before.get('i3')! + 1);
+    for (const [id, n] of before) if (id !== 'i3') expect(renders.get(id), id).toBe(n);
+    expect(screen.getByText('Row 3, renamed')).toBeInTheDocument();
+
+    // The same data again (a refetch that changed nothing): no row renders.
+    const afterUpdate = new Map(renders);
+    rerender(<DataTable {...props} query={queryOf([changed, second])} />);
+    for (const [id, n] of afterUpdate) expect(renders.get(id), id).toBe(n);
+  });
+
+  it('renders only the rows whose selection changed', async () => {
+    const user = userEvent.setup();
+    const { renders, columns: probed } = probe();
+    render(
+      <DataTable
+        label="Things"
+        tableId="t-select-renders"
+        columns={probed}
+        data={items(20)}
+        getRowId={(r) => r.id}
+        selection={{ rowLabel: (r) => `Select ${r.name}` }}
+        empty={{ title: 'Nothing' }}
+      />,
+    );
+    // A click on row 2 selects it and makes it the active row (the tab stop, which row 0 gives up).
+    await user.click(within(bodyRows()[2]!).getByRole('cell', { name: 'Row 2' }));
+    expect(checkbox('Row 2')).toBeChecked();
+    // Its box, now: only that row renders again.
+    const before = new Map(renders);
+    await user.click(checkbox('Row 2'));
+    expect(checkbox('Row 2')).not.toBeChecked();
+    expect(renders.get('i2')).toBe(before.get('i2')! + 1);
+    for (const [id, n] of before) if (id !== 'i2') expect(renders.get(id), id).toBe(n);
+  });
+});
+
 describe('column visibility', () => {
   it('remembers a hidden column for the screen', async () => {
     const user = userEvent.setup();

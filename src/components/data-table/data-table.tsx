@@ -41,6 +41,7 @@ import {
   useState,
   type KeyboardEvent,
   type MouseEvent,
+  type CSSProperties,
   type ReactNode,
   type RefObject,
 } from 'react';
@@ -53,6 +54,7 @@ import { formatNumber } from '@/lib/format';
 import { EmptyState } from '../page-header';
 import { ProblemView } from '../problem-view';
 import { ColumnChooser } from './column-chooser';
+import { RowCheckbox } from './row-checkbox';
 import { usePersistedColumnVisibility } from './column-visibility';
 import { dataTableFeatures, type DataTableColumn, type DataTableColumnMeta, type DataTableFeatures } from './features';
 
@@ -110,8 +112,13 @@ export interface DataTableProps<TData extends RowData> {
   /** The rows rendered (in view plus overscan), whenever they change: e.g. to poll only those. */
   onVisibleRowsChange?: (rows: TData[]) => void;
   empty: { title: string; hint?: ReactNode };
+  /** A row's height in px (at the default 16 px root font size). */
   estimateRowHeight?: number;
-  /** Every row is `estimateRowHeight` tall (no measuring): the cheapest scrolling for very long lists. */
+  /**
+   * Every row is `estimateRowHeight` tall (no measuring; scaled with the root font size): the cheapest scrolling
+   * for long lists. The columns must keep a row within it (one line each, or two short ones); on a phone, rows
+   * are cards and are measured.
+   */
   fixedRowHeight?: boolean;
   /** Below this width the table scrolls sideways. */
   minWidth?: string;
@@ -168,15 +175,12 @@ function selectColumn<TData extends RowData>(): DataTableColumn<TData> {
     cell: ({ row, table }) => {
       const label = table.options.meta?.rowLabel as ((row: TData) => string) | undefined;
       return (
-        <Checkbox
-          aria-label={label?.(row.original) ?? 'Select'}
+        <RowCheckbox
+          label={label?.(row.original) ?? 'Select'}
           checked={row.getIsSelected()}
           disabled={!row.getCanSelect()}
-          onClick={(e) => {
-            // The table toggles (with shift-click ranges); Radix leaves a prevented click alone.
-            e.preventDefault();
-            table.options.meta?.toggleRow?.(row.id, e.shiftKey);
-          }}
+          // The table toggles (with shift-click ranges).
+          onToggle={(shiftKey) => table.options.meta?.toggleRow?.(row.id, shiftKey)}
         />
       );
     },
@@ -273,6 +277,8 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
     ? '1fr'
     : visibleColumns.map((c) => c.columnDef.meta?.width ?? DEFAULT_WIDTH).join(' ');
   const minWidth = narrow ? undefined : props.minWidth;
+  // Read once: fixed row heights follow the root font size.
+  const [fontScale] = useState(rootFontScale);
 
   // ---- the active row (keyboard) and virtualization
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -523,6 +529,8 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
           </div>
         ) : (
           <VirtualRows
+            // A card's height is measured, a row's may be fixed: sizes of one mode mean nothing in the other.
+            key={narrow ? 'cards' : 'rows'}
             rows={rows}
             scrollElement={scrollElement}
             bodyRef={bodyRef}
@@ -534,7 +542,11 @@ export function DataTable<TData extends RowData>(props: DataTableProps<TData>) {
             columns={columns}
             columnVisibility={columnVisibility}
             estimateRowHeight={
-              narrow ? Math.max(estimateRowHeight, Math.ceil(visibleColumns.length / 2) * 40 + 40) : estimateRowHeight
+              narrow
+                ? Math.max(estimateRowHeight, Math.ceil(visibleColumns.length / 2) * 40 + 40)
+                : props.fixedRowHeight
+                  ? Math.ceil(estimateRowHeight * fontScale)
+                  : estimateRowHeight
             }
             fixedRowHeight={!!props.fixedRowHeight && !narrow}
             minWidth={minWidth}
@@ -595,12 +607,19 @@ function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
     },
     [activeIndex],
   );
+  // Stable between renders: the virtualizer recomputes every row's offset (all 10,000 of them) whenever
+  // `getItemKey` changes, so it changes only with the rows.
+  const getItemKey = useCallback((i: number) => rows[i]?.id ?? i, [rows]);
+  const estimateRowHeight = props.estimateRowHeight;
+  const estimateSize = useCallback(() => estimateRowHeight, [estimateRowHeight]);
+  const scrollElement = props.scrollElement;
+  const getScrollElement = useCallback(() => scrollElement, [scrollElement]);
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: rows.length,
-    getScrollElement: () => props.scrollElement,
-    estimateSize: () => props.estimateRowHeight,
+    getScrollElement,
+    estimateSize,
     overscan: OVERSCAN,
-    getItemKey: (i) => rows[i]?.id ?? i,
+    getItemKey,
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
@@ -634,8 +653,19 @@ function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
       onMouseDown={(e) => {
         if (e.shiftKey && hasSelection) e.preventDefault(); // no text selection on a shift-click range
       }}
-      className="relative"
-      style={{ height: virtualizer.getTotalSize(), minWidth: props.minWidth }}
+      // While the list scrolls, pulsing badges (a live session's dot) rest: each would otherwise start a
+      // composited animation as its row comes into view, on every frame of a fast scroll.
+      data-scrolling={virtualizer.isScrolling || undefined}
+      className="relative data-scrolling:[&_.animate-pulse]:animate-none"
+      style={
+        {
+          height: virtualizer.getTotalSize(),
+          minWidth: props.minWidth,
+          // Read by every row's classes: one place to change, no style to parse per row.
+          '--dt-columns': props.gridTemplateColumns,
+          '--dt-row-height': `${props.estimateRowHeight}px`,
+        } as CSSProperties
+      }
     >
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index];
@@ -646,13 +676,12 @@ function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
             row={row}
             index={item.index}
             top={item.start - HEADER_HEIGHT}
-            height={props.fixedRowHeight ? props.estimateRowHeight : undefined}
+            fixed={props.fixedRowHeight}
             measure={props.fixedRowHeight ? undefined : virtualizer.measureElement}
             active={item.index === activeIndex}
             selected={hasSelection ? row.getIsSelected() : undefined}
             selectable={hasSelection && row.getCanSelect()}
             clickable={props.clickable}
-            gridTemplateColumns={props.gridTemplateColumns}
             narrow={props.narrow}
             columns={props.columns}
             columnVisibility={props.columnVisibility}
@@ -663,15 +692,27 @@ function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
   );
 }
 
+/** The root font size against the default 16 px (an admin's larger default font makes rows taller). */
+function rootFontScale(): number {
+  if (typeof window === 'undefined') return 1;
+  const px = parseFloat(window.getComputedStyle(document.documentElement).fontSize);
+  return px > 0 ? px / 16 : 1;
+}
+
 /** Every control inside `el` leaves the tab order (the table is one tab stop); arrow keys reach them. */
 function leaveTabOrder(el: HTMLElement | null) {
   if (!el) return;
   for (const node of el.querySelectorAll<HTMLElement>(FOCUSABLE)) if (node.tabIndex !== -1) node.tabIndex = -1;
 }
 
-// Plain strings (no class merging per row): the variants do not conflict.
+// Plain strings (no class merging per row): the variants do not conflict. The columns and a fixed height come
+// from the rows' group (`--dt-columns`, `--dt-row-height`). Each row lays out and paints on its own (`contain`),
+// so a row coming into view leaves the others alone; a fixed-height row also keeps its size whatever its
+// content (strict), a measured one (a card) sizes to its content.
 const ROW_CLASS =
-  'absolute inset-x-0 top-0 grid items-center gap-3 border-b border-line/60 px-3 py-2 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent';
+  'absolute inset-x-0 top-0 grid grid-cols-(--dt-columns) items-center gap-3 border-b border-line/60 px-3 py-2 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent';
+const ROW_FIXED = ' h-(--dt-row-height) [contain:strict]';
+const ROW_MEASURED = ' [contain:layout_paint_style]';
 const ROW_PLAIN = `${ROW_CLASS} hover:bg-surface-2/60`;
 const ROW_SELECTED = `${ROW_CLASS} bg-accent/10 hover:bg-accent/15`;
 
@@ -692,14 +733,13 @@ interface DataTableRowProps<TData extends RowData> {
   index: number;
   /** Offset from the top of the rows. */
   top: number;
-  /** Fixed height, or measured (`measure`). */
-  height: number | undefined;
+  /** The rows' fixed height (`--dt-row-height`), or measured (`measure`). */
+  fixed: boolean;
   measure: ((el: HTMLDivElement | null) => void) | undefined;
   active: boolean;
   selected: boolean | undefined;
   selectable: boolean;
   clickable: boolean;
-  gridTemplateColumns: string;
   /** A card (a phone): the lead column first, the others as short named lines (CardCells). */
   narrow: boolean;
   // Not read here, but their change re-renders the row: cells close over them.
@@ -708,30 +748,51 @@ interface DataTableRowProps<TData extends RowData> {
 }
 
 /**
- * One row. Memoized: as the list scrolls, rows already rendered keep their props (a row's offset does not
- * change), so only the rows coming into view render.
+ * Whether a row must render again. Not when only its `Row` object is new: the table builds new ones for every
+ * row whenever the data changes (a live update of one session, the next page), yet a row whose data (`original`),
+ * place, selection and columns are the same shows the same thing. So as the list scrolls only the rows coming
+ * into view render, and a live update renders only the rows whose data changed.
  */
+function sameRow<TData extends RowData>(a: DataTableRowProps<TData>, b: DataTableRowProps<TData>): boolean {
+  return (
+    a.row.original === b.row.original &&
+    a.row.id === b.row.id &&
+    a.index === b.index &&
+    a.top === b.top &&
+    a.fixed === b.fixed &&
+    a.measure === b.measure &&
+    a.active === b.active &&
+    a.selected === b.selected &&
+    a.selectable === b.selectable &&
+    a.clickable === b.clickable &&
+    a.narrow === b.narrow &&
+    a.columns === b.columns &&
+    a.columnVisibility === b.columnVisibility
+  );
+}
+
+/** One row (memoized, see `sameRow`). */
 const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: DataTableRowProps<TData>) {
-  const { row, selected } = props;
+  const { row, selected, measure } = props;
   const ref = useRef<HTMLDivElement | null>(null);
   useLayoutEffect(() => leaveTabOrder(ref.current));
+  const attach = useCallback(
+    (el: HTMLDivElement | null) => {
+      ref.current = el;
+      measure?.(el);
+    },
+    [measure],
+  );
   return (
     <div
-      ref={(el) => {
-        ref.current = el;
-        props.measure?.(el);
-      }}
+      ref={attach}
       role="row"
       data-index={props.index}
       aria-rowindex={props.index + 2}
       aria-selected={selected}
       tabIndex={props.active ? 0 : -1}
-      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.clickable ? 'cursor-pointer' : ''}`}
-      style={{
-        gridTemplateColumns: props.gridTemplateColumns,
-        transform: `translateY(${props.top}px)`,
-        height: props.height,
-      }}
+      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.fixed ? ROW_FIXED : ROW_MEASURED}${props.clickable ? 'cursor-pointer' : ''}`}
+      style={{ transform: `translateY(${props.top}px)` }}
     >
       {props.narrow ? (
         <CardCells row={row} />
@@ -748,7 +809,7 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
       )}
     </div>
   );
-}) as <TData extends RowData>(props: DataTableRowProps<TData>) => ReactNode;
+}, sameRow) as <TData extends RowData>(props: DataTableRowProps<TData>) => ReactNode;
 
 /**
  * A curated card (a phone): the selection box, the title column and its `aside` badges on the first line, then

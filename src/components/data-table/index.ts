@@ -2,3 +2,4 @@
 export { DataTable, type DataTableProps, type DataTableSelection, type InfiniteRowsQuery } from './data-table';
 export { columnHelper, type DataTableColumn, type DataTableColumnMeta } from './features';
 export { timeColumn } from './time-column';
+export { RowLink } from './row-link';

@@ -4,11 +4,11 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ExternalLink, Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { Plus } from 'lucide-react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import type { Session } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
-import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { columnHelper, DataTable, RowLink, timeColumn } from '@/components/data-table';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { PageHeader } from '@/components/page-header';
 import { SavedViews } from '@/components/saved-views';
@@ -16,7 +16,7 @@ import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
 import { hasFilters, toListFilters, type SessionSearch } from './filters';
-import { useLiveSessions, useRefreshInterval, type LiveState } from './live';
+import { liveSessionIds, useLiveSessions, useRefreshInterval, type LiveState } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { SessionFilters } from './session-filters';
 import { BULK_MAX, BulkActions } from './bulk-actions';
@@ -39,6 +39,49 @@ export interface SessionsListProps {
 export function prNumber(url: string): string {
   const m = /\/(?:pull|merge_requests|pullrequest)s?\/(\d+)/.exec(url);
   return m ? `#${m[1]}` : 'PR';
+}
+
+/**
+ * The rows the table renders, as a small store: they change on nearly every scroll frame, and only the live
+ * status below reads them (and only which live sessions are among them), so scrolling re-renders neither the
+ * list nor, until the live sessions in view change, that line.
+ */
+interface RowsInView {
+  get: () => readonly Session[];
+  /** The live sessions' ids among them, joined: a value that changes only when they do. */
+  liveKey: () => string;
+  set: (rows: Session[]) => void;
+  subscribe: (listener: () => void) => () => void;
+}
+
+function createRowsInView(): RowsInView {
+  let rows: readonly Session[] = [];
+  let liveKey = '';
+  const listeners = new Set<() => void>();
+  return {
+    get: () => rows,
+    liveKey: () => liveKey,
+    set: (next) => {
+      rows = next;
+      const key = liveSessionIds(next).join(',');
+      if (key === liveKey) return;
+      liveKey = key;
+      listeners.forEach((l) => l());
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Polls the live sessions in view and says so. */
+function LiveStatus({ scope, rowsInView }: { scope: string; rowsInView: RowsInView }) {
+  useSyncExternalStore(rowsInView.subscribe, rowsInView.liveKey, rowsInView.liveKey);
+  const inView = rowsInView.get();
+  const [intervalMs] = useRefreshInterval();
+  const live = useLiveSessions({ scope, inView, intervalMs });
+  return <LiveIndicator live={live} />;
 }
 
 function LiveIndicator({ live }: { live: LiveState }) {
@@ -65,9 +108,34 @@ function LiveIndicator({ live }: { live: LiveState }) {
   );
 }
 
+/** lucide's ExternalLink as plain SVG: rows mount it as they scroll into view, without the icon component's work. */
+function ExternalLinkIcon() {
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className="size-3"
+      aria-hidden
+    >
+      <path d="M15 3h6v6" />
+      <path d="M10 14 21 3" />
+      <path d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />
+    </svg>
+  );
+}
+
+/** A row's height in px: 8 px padding, the session's two lines (20 + 16 px), 8 px padding, 1 px border. */
+const ROW_HEIGHT = 53;
+
 const col = columnHelper<Session>();
 
-function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, string>) {
+/** The list's columns (exported for its tests). */
+export function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, string>) {
   return col.columns([
     col.accessor('status', {
       header: 'Status',
@@ -83,31 +151,23 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
       meta: { width: 'minmax(14rem,3fr)', card: 'title' },
       cell: ({ row: { original: s }, getValue }) => (
         <>
-          {enterprise ? (
-            // The enterprise list opens the enterprise-wide session page (enterprise operations).
-            <Link
-              to="/sessions/$sessionId"
-              params={{ sessionId: s.session_id }}
-              className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
-              title={getValue()}
-              data-row-link
-            >
-              {getValue()}
-            </Link>
-          ) : (
-            <Link
-              to="/orgs/$orgId/sessions/$sessionId"
-              params={{ orgId: s.org_id, sessionId: s.session_id }}
-              className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
-              title={getValue()}
-              data-row-link
-            >
-              {getValue()}
-            </Link>
-          )}
-          <span className="flex items-center gap-1.5 truncate font-mono text-xs text-muted">
+          <RowLink
+            // The enterprise list opens the enterprise-wide session page (enterprise operations): the routes
+            // /sessions/$sessionId and /orgs/$orgId/sessions/$sessionId.
+            href={
+              enterprise
+                ? `/sessions/${encodeURIComponent(s.session_id)}`
+                : `/orgs/${encodeURIComponent(s.org_id)}/sessions/${encodeURIComponent(s.session_id)}`
+            }
+            className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
+            title={getValue()}
+          >
+            {getValue()}
+          </RowLink>
+          {/* One 16 px line, the badge included: every row keeps the list's fixed height. */}
+          <span className="flex h-4 items-center gap-1.5 truncate font-mono text-xs text-muted">
             {s.session_id}
-            {s.is_archived && <Badge className="font-sans">Archived</Badge>}
+            {s.is_archived && <Badge className="py-0 font-sans leading-3.5">Archived</Badge>}
           </span>
         </>
       ),
@@ -157,7 +217,7 @@ function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string, strin
                   title={`${pr.pr_url}${pr.pr_state ? ` (${pr.pr_state})` : ''}`}
                 >
                   {prNumber(pr.pr_url)}
-                  <ExternalLink className="size-3" aria-hidden />
+                  <ExternalLinkIcon />
                 </a>
               ))}
           {s.pull_requests.length > 2 && <span className="text-muted">+{s.pull_requests.length - 2}</span>}
@@ -190,9 +250,7 @@ export function SessionsList(props: SessionsListProps) {
   const filters = useMemo(() => toListFilters(search, enterprise ? 'enterprise' : 'org'), [search, enterprise]);
   const query = useInfiniteQuery(sessionsInfiniteQueryOptions(scope, filters));
   // The rows the table renders (in view plus overscan): the live poll asks about those only.
-  const [inView, setInView] = useState<readonly Session[]>([]);
-  const [intervalMs] = useRefreshInterval();
-  const live = useLiveSessions({ scope, inView, intervalMs });
+  const [rowsInView] = useState(createRowsInView);
   const canCreate = useHasPermission('UseAgentSessions');
   const orgNames = useMemo(() => new Map(props.organizations?.map((o) => [o.org_id, o.name])), [props.organizations]);
   const columns = useMemo(() => sessionColumns(enterprise, orgNames), [enterprise, orgNames]);
@@ -246,7 +304,7 @@ export function SessionsList(props: SessionsListProps) {
         organizations={props.organizations}
       />
       <div className="mb-2">
-        <LiveIndicator live={live} />
+        <LiveStatus scope={scope} rowsInView={rowsInView} />
       </div>
       <BulkActions selected={selected} onDone={() => setSelection({})} />
       <DataTable
@@ -261,9 +319,11 @@ export function SessionsList(props: SessionsListProps) {
           max: BULK_MAX,
           rowLabel: (s) => `Select ${s.title || s.session_id}`,
         }}
-        onVisibleRowsChange={setInView}
+        onVisibleRowsChange={rowsInView.set}
         minWidth={enterprise ? '78rem' : '70rem'}
-        estimateRowHeight={56}
+        // Two lines at most in every cell (the session's title and id): one height for every row, no measuring.
+        estimateRowHeight={ROW_HEIGHT}
+        fixedRowHeight
         empty={{
           title: hasFilters(search) ? 'No session matches these filters' : 'No sessions yet',
           hint: hasFilters(search)
