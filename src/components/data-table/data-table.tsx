@@ -706,13 +706,14 @@ function leaveTabOrder(el: HTMLElement | null) {
 }
 
 // Plain strings (no class merging per row): the variants do not conflict. The columns and a fixed height come
-// from the rows' group (`--dt-columns`, `--dt-row-height`). Each row lays out and paints on its own (`contain`),
-// so a row coming into view leaves the others alone; a fixed-height row also keeps its size whatever its
-// content (strict), a measured one (a card) sizes to its content.
+// from the rows' group (`--dt-columns`, `--dt-row-height`). Each row lays out on its own (`contain`), so a row
+// coming into view leaves the others alone; a fixed-height row also keeps its size whatever its content, a
+// measured one (a card) sizes to its content. Not paint containment: where the columns are wider than the
+// table, the row's last cells run past its box into the sideways scroll, as the header's do.
 const ROW_CLASS =
   'absolute inset-x-0 top-0 grid grid-cols-(--dt-columns) items-center gap-3 border-b border-line/60 px-3 py-2 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent';
-const ROW_FIXED = ' h-(--dt-row-height) [contain:strict]';
-const ROW_MEASURED = ' [contain:layout_paint_style]';
+const ROW_FIXED = ' h-(--dt-row-height) [contain:size_layout_style]';
+const ROW_MEASURED = ' [contain:layout_style]';
 const ROW_PLAIN = `${ROW_CLASS} hover:bg-surface-2/60`;
 const ROW_SELECTED = `${ROW_CLASS} bg-accent/10 hover:bg-accent/15`;
 
