@@ -3,16 +3,17 @@
  * store.ts, shared by every console replica. `serialize` takes the store's per-set lock (a PostgreSQL advisory
  * lock held for the whole change), so two replicas' applies cannot pass each other's version check.
  */
-import type {
-  IpAccessListRevisionSummary,
-  IpRevisionAction,
-  IpRevisionStatus,
-} from '../../../api/console/ip-access-list';
-import type { MadeByKind } from '../../../api/console/session';
 import type { Migration } from '../../../node/db';
 import type { SetLocks } from '../storage/locks';
 import type { PgDatabase } from '../storage/postgres';
-import { DEFAULT_IP_RETENTION, type IpAccessListRevisionStore, type IpRetentionPolicy } from './store';
+import {
+  DEFAULT_IP_RETENTION,
+  strings,
+  summaryOf,
+  type IpAccessListRevisionStore,
+  type IpRetentionPolicy,
+  type Row,
+} from './store';
 
 export const ipAccessListPgMigrations: Migration[] = [
   {
@@ -43,50 +44,6 @@ export const ipAccessListPgMigrations: Migration[] = [
     ALTER TABLE ip_access_list_revisions ADD COLUMN made_by_kind TEXT;`,
   },
 ];
-
-interface Row {
-  revision_id: number;
-  created_at: number;
-  completed_at: number | null;
-  action: IpRevisionAction;
-  status: IpRevisionStatus;
-  restored_from: number | null;
-  previous_json: string;
-  previous_version: string;
-  previous_count: number;
-  result_json: string | null;
-  result_version: string | null;
-  result_count: number | null;
-  added_json: string;
-  removed_json: string;
-  locked_out_json: string;
-  error: string | null;
-  made_by: string | null;
-  made_by_kind: MadeByKind | null;
-}
-
-const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
-
-function summaryOf(r: Row): IpAccessListRevisionSummary {
-  return {
-    revision_id: r.revision_id,
-    created_at: r.created_at,
-    completed_at: r.completed_at,
-    action: r.action,
-    status: r.status,
-    restored_from: r.restored_from,
-    previous_version: r.previous_version,
-    previous_count: r.previous_count,
-    result_version: r.result_version,
-    result_count: r.result_count,
-    added: strings(r.added_json),
-    removed: strings(r.removed_json),
-    locked_out: strings(r.locked_out_json),
-    error: r.error,
-    made_by: r.made_by ?? null,
-    made_by_kind: r.made_by_kind ?? null,
-  };
-}
 
 export function createPgIpAccessListStore(
   db: PgDatabase,

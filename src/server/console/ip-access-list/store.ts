@@ -100,7 +100,8 @@ export interface IpAccessListRevisionStore {
   serialize<T>(work: () => Promise<T>): Promise<T>;
 }
 
-interface Row {
+/** A revision's row, the same in SQLite and PostgreSQL. */
+export interface Row {
   revision_id: number;
   created_at: number;
   completed_at: number | null;
@@ -121,9 +122,9 @@ interface Row {
   made_by_kind: MadeByKind | null;
 }
 
-const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
+export const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
 
-function summaryOf(r: Row): IpAccessListRevisionSummary {
+export function summaryOf(r: Row): IpAccessListRevisionSummary {
   return {
     revision_id: r.revision_id,
     created_at: r.created_at,
