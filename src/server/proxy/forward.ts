@@ -408,10 +408,9 @@ class ProxyCall implements Dispatcher.DispatchHandler {
     this.controller = undefined;
     // Only these two headers: no Authorization, no cookie, nothing of the browser's.
     const headers = { accept: '*/*', 'accept-encoding': this.headers['accept-encoding']! };
-    this.s.side().dispatch(
-      { origin: target.origin, path: target.pathname + target.search, method: 'GET', headers },
-      this,
-    );
+    this.s
+      .side()
+      .dispatch({ origin: target.origin, path: target.pathname + target.search, method: 'GET', headers }, this);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
