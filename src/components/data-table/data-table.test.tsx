@@ -208,6 +208,9 @@ describe('keyboard', () => {
     await user.click(screen.getByRole('button', { name: 'Before' }));
     await user.tab();
     expect(document.activeElement).toBe(bodyRows()[0]);
+    // A row that opens shows a pointer, and keeps its layout containment (one class each, not run together).
+    expect(bodyRows()[0]!.classList).toContain('cursor-pointer');
+    expect(bodyRows()[0]!.classList).toContain('[contain:layout_style]');
 
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(bodyRows()[1]);
@@ -307,7 +310,8 @@ describe('rendering', () => {
     expect(renders.get('i30')).toBe(1);
     // A row is exactly as tall as said.
     const row = bodyRows()[0]!;
-    expect(row.className).toContain('h-(--dt-row-height)');
+    expect(row.classList).toContain('h-(--dt-row-height)');
+    expect(row.classList).toContain('[contain:size_layout_style]');
     expect(screen.getByRole('table', { name: 'Things' }).querySelector('[role="rowgroup"]:last-child')).toHaveStyle({
       '--dt-row-height': '40px',
     });
