@@ -8,6 +8,7 @@ import { scrollFrames, type Figure, type ScrollFrames } from './lib';
 const TARGET_LOADED = 10_000;
 const SCROLL_FRAMES = 240;
 const SCROLL_STEP_PX = 300;
+const WHEEL_STEP_PX = 100;
 
 async function loadedCount(page: Page): Promise<{ loaded: number; total: number | null }> {
   const text = (await page.getByText(/^Loaded [\d,.\s]+/).textContent()) ?? '';
@@ -31,7 +32,7 @@ export async function benchAuditLogs({
 }: {
   baseUrl: string;
   browser: Browser;
-}): Promise<{ figures: Figure[]; scroll: ScrollFrames; rows: number }> {
+}): Promise<{ figures: Figure[]; scroll: ScrollFrames; wheel: ScrollFrames; rows: number }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   try {
@@ -67,6 +68,14 @@ export async function benchAuditLogs({
       '[role="table"][aria-label="Audit-log entries"]',
       SCROLL_FRAMES,
       SCROLL_STEP_PX,
+    );
+    // And at a brisk wheel's pace (100 px a frame, 6,000 px/s), from rest at the top again.
+    await list.evaluate((el) => el.scrollTo({ top: 0 }));
+    const wheel = await scrollFrames(
+      page,
+      '[role="table"][aria-label="Audit-log entries"]',
+      SCROLL_FRAMES,
+      WHEEL_STEP_PX,
     );
     const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -121,7 +130,7 @@ export async function benchAuditLogs({
         note: `JSON Lines, ${exported.toLocaleString('en-US')} of ${total?.toLocaleString('en-US') ?? '?'} entries in ${round(exportSeconds)} s, 200 per page`,
       },
     ];
-    return { figures, scroll, rows: dom.rows };
+    return { figures, scroll, wheel, rows: dom.rows };
   } finally {
     await context.close();
   }
