@@ -792,7 +792,7 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
       aria-rowindex={props.index + 2}
       aria-selected={selected}
       tabIndex={props.active ? 0 : -1}
-      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.fixed ? ROW_FIXED : ROW_MEASURED}${props.clickable ? ' cursor-pointer' : ''}`}
+      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.fixed ? ROW_FIXED : ROW_MEASURED}${props.clickable ? 'cursor-pointer' : ''}`}
       style={{ transform: `translateY(${props.top}px)` }}
     >
       {props.narrow ? (
