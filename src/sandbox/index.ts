@@ -48,11 +48,17 @@ export interface Sandbox {
  * rows). Only for a short while: the seed's times are relative to when it ran, and a copy must read as fresh.
  */
 const TEMPLATE_MAX_AGE_MS = 20_000;
-let template: { image: Buffer; at: number } | undefined;
+/** The copy, with the tick it was seeded for: the seed plans the live sessions' next steps in ticks. */
+let template: { image: Buffer; at: number; tickMs: number } | undefined;
 
 function openStore(opts: SandboxOptions): { db: Db; fromTemplate: boolean } {
   const cacheable = opts.dbPath === ':memory:' && !opts.nowMs;
-  if (cacheable && template && Date.now() - template.at < TEMPLATE_MAX_AGE_MS) {
+  if (
+    cacheable &&
+    template &&
+    template.tickMs === (opts.tickMs ?? DEFAULT_TICK_MS) &&
+    Date.now() - template.at < TEMPLATE_MAX_AGE_MS
+  ) {
     return { db: openDbFrom(template.image), fromTemplate: true };
   }
   return { db: openDb(opts.dbPath), fromTemplate: false };
@@ -101,7 +107,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       db.prepare(`INSERT INTO sandbox_meta (key, value) VALUES ('seeded_at', ?)`).run(String(ctx.now()));
     })();
     if (opts.dbPath === ':memory:' && !opts.nowMs && !fromTemplate) {
-      template = { image: db.serialize(), at: Date.now() };
+      template = { image: db.serialize(), at: Date.now(), tickMs: ctx.tickMs };
     }
   }
   db.transaction(() => {

@@ -1,7 +1,7 @@
 /**
  * In-memory sandboxes started close together (the API tests start many) share one seeding: the next one is a
  * copy of the freshly seeded store, with the same rows, and is independent of it. A sandbox with its own clock
- * seeds on its own, relative to that clock.
+ * seeds on its own, relative to that clock, and one with another tick on its own, in its ticks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from './index';
@@ -10,8 +10,8 @@ const open: Sandbox[] = [];
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
 });
-const start = (nowMs?: () => number) => {
-  const s = createSandbox({ dbPath: ':memory:', nowMs });
+const start = (nowMs?: () => number, tickMs?: number) => {
+  const s = createSandbox({ dbPath: ':memory:', nowMs, tickMs });
   open.push(s);
   return s;
 };
@@ -42,5 +42,15 @@ describe('seeding in-memory sandboxes', () => {
     const past = start(() => yearAgoMs);
     const newest = past.db.prepare('SELECT max(created_at) AS t FROM audit_logs').get() as { t: number };
     expect(newest.t).toBeLessThanOrEqual(Math.floor(yearAgoMs / 1000));
+  });
+
+  it('seeds a sandbox with another tick on its own: its live sessions are planned in its own ticks', () => {
+    const fast = start(undefined, 40);
+    const slow = start(undefined, 600_000);
+    const nextStep = (s: Sandbox) =>
+      (s.db.prepare('SELECT min(sim_next_ms) AS t FROM sessions').get() as { t: number }).t - Date.now();
+    expect(nextStep(fast)).toBeLessThan(60_000);
+    // A copy of the fast store would move its queue within seconds, under a tick of ten minutes.
+    expect(nextStep(slow)).toBeGreaterThan(60_000);
   });
 });

@@ -714,6 +714,8 @@ const ROW_CLASS =
   'absolute inset-x-0 top-0 grid grid-cols-(--dt-columns) items-center gap-3 border-b border-line/60 px-3 py-2 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent';
 const ROW_FIXED = ' h-(--dt-row-height) [contain:size_layout_style]';
 const ROW_MEASURED = ' [contain:layout_style]';
+// (A constant: the formatter's Tailwind plugin trims a class string's leading space inside `className`.)
+const ROW_CLICKABLE = ' cursor-pointer';
 const ROW_PLAIN = `${ROW_CLASS} hover:bg-surface-2/60`;
 const ROW_SELECTED = `${ROW_CLASS} bg-accent/10 hover:bg-accent/15`;
 
@@ -792,7 +794,7 @@ const DataTableRow = memo(function DataTableRow<TData extends RowData>(props: Da
       aria-rowindex={props.index + 2}
       aria-selected={selected}
       tabIndex={props.active ? 0 : -1}
-      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.fixed ? ROW_FIXED : ROW_MEASURED}${props.clickable ? 'cursor-pointer' : ''}`}
+      className={`${selected ? ROW_SELECTED : ROW_PLAIN}${props.fixed ? ROW_FIXED : ROW_MEASURED}${props.clickable ? ROW_CLICKABLE : ''}`}
       style={{ transform: `translateY(${props.top}px)` }}
     >
       {props.narrow ? (

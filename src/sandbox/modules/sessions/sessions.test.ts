@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_ORIGINS } from '../../../api/operations/sessions';
 import { ADMIN, VIEWER, startTestSandbox } from '../../../test/harness';
+import { createSandbox } from '../../index';
+import { advanceDue } from './simulation';
 
 let sb: Awaited<ReturnType<typeof startTestSandbox>>;
 let orgId: string;
@@ -264,25 +266,64 @@ describe('create', () => {
 });
 
 describe('simulation', () => {
-  it('moves a new session through claimed and running to exit, error or suspended', async () => {
+  it('moves a new session through claimed and running, one due step at a time, to exit, error or suspended', async () => {
+    // Every step, on a clock the test moves (polling over HTTP could miss a step that lasts two ticks).
+    let clock = Date.now();
+    const own = createSandbox({ dbPath: ':memory:', nowMs: () => clock, tickMs: 1_000 });
+    try {
+      const call = async (method: string, path: string, body?: unknown) =>
+        (
+          await own.fetch(
+            new Request(`http://sandbox${path}`, {
+              method,
+              headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+              body: body === undefined ? undefined : JSON.stringify(body),
+            }),
+          )
+        ).json() as Promise<any>;
+      const org = (await call('GET', '/v3/enterprise/organizations')).items[0].org_id as string;
+      const created = await call('POST', `/v3/organizations/${org}/sessions`, { prompt: 'Fix the flaky test' });
+      const read = () =>
+        own.db
+          .prepare(
+            'SELECT status, status_detail, sim_next_ms, created_at, updated_at FROM sessions WHERE session_id = ?',
+          )
+          .get(created.session_id) as {
+          status: string;
+          status_detail: string | null;
+          sim_next_ms: number | null;
+          created_at: number;
+          updated_at: number;
+        };
+      const path: string[] = [];
+      let row = read();
+      for (let i = 0; i < 100; i++) {
+        path.push(row.status === 'running' ? `running:${row.status_detail}` : row.status);
+        if (row.sim_next_ms === null) break;
+        clock = row.sim_next_ms;
+        advanceDue(own.ctx);
+        row = read();
+      }
+      expect(path.slice(0, 3)).toEqual(['new', 'claimed', 'running:working']);
+      expect(['exit', 'error', 'suspended']).toContain(path.at(-1));
+      for (const step of path.slice(2, -1)) {
+        expect(step).toMatch(/^running:(working|waiting_for_user|waiting_for_approval|finished)$/);
+      }
+      expect(row.updated_at).toBeGreaterThanOrEqual(row.created_at);
+      const thread = await call('GET', `/v3/organizations/${org}/sessions/${created.session_id}/messages`);
+      expect(thread.items.some((m: any) => m.source === 'agent')).toBe(true);
+    } finally {
+      own.close();
+    }
+  });
+
+  it('runs on its own clock: a new session reaches an outcome over real ticks, seen over HTTP', async () => {
     const s = await createSession();
-    const seen = new Set<string>([s.status]);
     const final = await waitFor(
       async () => (await sb.api.get(`${base()}/${s.session_id}`)).body,
-      (b) => {
-        seen.add(b.status);
-        if (b.status === 'running') seen.add(`running:${b.status_detail}`);
-        return ['exit', 'error', 'suspended'].includes(b.status);
-      },
+      (b) => ['exit', 'error', 'suspended'].includes(b.status),
     );
-    expect(seen).toContain('claimed');
-    expect(seen).toContain('running');
-    expect([...seen].some((x) => /^running:(working|waiting_for_user|waiting_for_approval|finished)$/.test(x))).toBe(
-      true,
-    );
-    expect(final.updated_at).toBeGreaterThanOrEqual(final.created_at);
-    const thread = await sb.api.get(`${base()}/${s.session_id}/messages`);
-    expect(thread.body.items.some((m: any) => m.source === 'agent')).toBe(true);
+    expect(final.updated_at).toBeGreaterThan(s.created_at - 1);
   });
 
   it('resumes a suspended session when a message arrives: resuming, then running', async () => {
