@@ -525,10 +525,12 @@ describe('paths', () => {
     '/api/v3/%e0%80%ae',
   ])('refuses %s before forwarding', async (target) => {
     up.respondWith((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-    const before = up.received.length;
+    // (Not counting the fair-load test's hanging calls: one of them may still reach the upstream after its 504.)
+    const reached = () => up.received.filter((r) => !r.url.includes('hang')).length;
+    const before = reached();
     const res = await rawRequest(c.port, 'GET', target);
     expect(res.status).toBe(404);
-    expect(up.received.length).toBe(before);
+    expect(reached()).toBe(before);
   });
 });
 
