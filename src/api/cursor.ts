@@ -5,7 +5,8 @@
 
 export interface Page<T> {
   items: T[];
-  end_cursor: string | null;
+  /** The vendor may omit it on the last page. */
+  end_cursor?: string | null;
   has_next_page: boolean;
   total?: number | null;
 }

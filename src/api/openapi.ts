@@ -45,7 +45,7 @@ export function buildOpenApiDocument(): JsonSchema {
       'x-permission': op.permission,
       'x-scope': op.scope,
       ...(op.extension ? { 'x-extension': true } : {}),
-      ...(op.aliases?.length ? { 'x-aliases': op.aliases } : {}),
+      ...(op.alternates?.length ? { 'x-alternates': op.alternates } : {}),
       parameters: parameters(op),
       responses: {
         [status]:

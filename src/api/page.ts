@@ -5,7 +5,8 @@ import { nextCursor, type Page } from './cursor';
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
-    end_cursor: z.string().nullable(),
+    // The vendor may omit it on the last page (its PaginatedResponse requires only `items`).
+    end_cursor: z.string().nullish(),
     has_next_page: z.boolean().default(false),
     total: z.number().int().nullish(),
   });

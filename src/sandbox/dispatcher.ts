@@ -223,7 +223,7 @@ export function createDispatcher(opts: DispatcherOptions): Hono {
     const handler = opts.handlers[op.id as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`the sandbox has no handler for operation ${op.id}`);
     const run = runOperation(op, handler, opts);
-    for (const path of [op.path, ...(op.aliases ?? [])]) {
+    for (const path of [op.path, ...(op.alternates ?? [])]) {
       app.on(op.method, honoPath(path), run);
       const list = methodsByPath.get(path) ?? [];
       list.push(op.method);

@@ -5,12 +5,13 @@
  * form and the API refuse exactly the same things with the same messages.
  */
 import { z } from 'zod';
-import { OrgId, PageQuery } from '../conventions';
+import { OrgId, PageQuery, queryInt } from '../conventions';
 import type { FieldError } from '../problem';
 import {
   GIT_MATCHER_MAX_LENGTH,
   GIT_PERMISSION_SET_MAX,
   GIT_PERMISSIONS_MAX_PER_REQUEST,
+  GIT_REPOSITORIES_PAGE_MAX,
   gitPermissionKey,
   MATCHER_FIELDS,
   matcherValueOf,
@@ -179,6 +180,8 @@ export const GitPermissionUpdateRequest = z.strictObject({
 export const GitPermissionParams = z.object({ org_id: OrgId, git_permission_id: z.string().min(1) });
 
 export const GitRepositoriesQuery = PageQuery.extend({
+  // The vendor's maximum there is 100, not the usual 200.
+  first: queryInt({ min: 1, max: GIT_REPOSITORIES_PAGE_MAX, name: 'first' }).default(GIT_REPOSITORIES_PAGE_MAX),
   filter_name: z.string().max(200, 'filter_name is at most 200 characters').nullish(),
 });
 

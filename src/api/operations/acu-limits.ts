@@ -30,6 +30,9 @@ export type AcuLimitBody = z.input<typeof AcuLimitBody>;
 
 const PATH = '/v3/enterprise/consumption/acu-limits/agent';
 const ORG_PATH = `${PATH}/organizations/{org_id}`;
+/** The vendor's name for the same paths (reference: `acu-limits/devin`). */
+const VENDOR_PATH = '/v3/enterprise/consumption/acu-limits/devin';
+const VENDOR_ORG_PATH = `${VENDOR_PATH}/organizations/{org_id}`;
 const OrgParams = z.object({ org_id: OrgId });
 
 export const acuLimitOperations = defineOperations({
@@ -37,6 +40,7 @@ export const acuLimitOperations = defineOperations({
     id: 'acuLimits.list',
     method: 'GET',
     path: PATH,
+    alternates: [VENDOR_PATH],
     permission: 'ManageBilling',
     scope: 'enterprise',
     summary: 'The agent ACU limits per billing cycle: the enterprise one first, then organizations, then users',
@@ -48,6 +52,7 @@ export const acuLimitOperations = defineOperations({
     id: 'acuLimits.enterprise.update',
     method: 'PUT',
     path: PATH,
+    alternates: [VENDOR_PATH],
     permission: 'ManageBilling',
     scope: 'enterprise',
     summary: "Set the enterprise's agent ACU limit per billing cycle (a whole number, 0 or more)",
@@ -59,6 +64,7 @@ export const acuLimitOperations = defineOperations({
     id: 'acuLimits.enterprise.delete',
     method: 'DELETE',
     path: PATH,
+    alternates: [VENDOR_PATH],
     permission: 'ManageBilling',
     scope: 'enterprise',
     summary: "Remove the enterprise's agent ACU limit",
@@ -69,6 +75,7 @@ export const acuLimitOperations = defineOperations({
     id: 'acuLimits.organization.update',
     method: 'PUT',
     path: ORG_PATH,
+    alternates: [VENDOR_ORG_PATH],
     permission: 'ManageBilling',
     scope: 'enterprise',
     summary: "Set an organization's agent ACU limit per billing cycle",
@@ -81,6 +88,7 @@ export const acuLimitOperations = defineOperations({
     id: 'acuLimits.organization.delete',
     method: 'DELETE',
     path: ORG_PATH,
+    alternates: [VENDOR_ORG_PATH],
     permission: 'ManageBilling',
     scope: 'enterprise',
     summary: "Remove an organization's agent ACU limit",

@@ -14,11 +14,14 @@ export interface OperationDef {
   /** The API path with `{name}` placeholders, starting at the version segment: `/v3/...` or `/v3beta1/...`. */
   readonly path: string;
   /**
-   * Further paths the sandbox answers for the same operation, e.g. the `/v3beta1/` path of a group the spec says
-   * was promoted to `/v3/`. Clients call `path`; the endpoint map leaves aliases out, the OpenAPI document lists
-   * them as `x-aliases` of the operation.
+   * Further paths that serve the same operation, in order of preference after `path`: where the spec and the
+   * vendor's real service (`reference/vendor-openapi.json`) name it differently (`acu-limits/agent` vs
+   * `acu-limits/devin`, a `/v3beta1/` path promoted to `/v3/`, service users under `members/`). Same method,
+   * same parameters. The sandbox answers at every one; the console's client calls `path` first and, on a 404 on
+   * the path itself, tries these in turn and remembers per upstream which one answered (`src/api/path-choice.ts`);
+   * the doctor reports which it found; the OpenAPI document lists them as `x-alternates`.
    */
-  readonly aliases?: readonly string[];
+  readonly alternates?: readonly string[];
   readonly permission: RequiredPermission;
   readonly scope: 'enterprise' | 'organization';
   readonly summary: string;

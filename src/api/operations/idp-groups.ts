@@ -2,13 +2,13 @@
  * IdP groups of the enterprise (`ManageAccountMembership`): list, register up to 100 names in one call (names
  * already registered are ignored, not an error), delete one. The spec lists them under `/v3beta1/` and says the
  * group was promoted to `/v3/`: the contract uses `/v3/`; the sandbox answers the `/v3beta1/` paths too
- * (`aliases`). Shapes from the vendor reference (IdpGroup, IdpGroupsBulkCreateRequest).
+ * (`alternates`). Shapes from the vendor reference (IdpGroup, IdpGroupsBulkCreateRequest).
  */
 import { z } from 'zod';
-import { After, First, UnixSeconds } from '../conventions';
+import { After, First, OrgId, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
-import { RoleAssignment } from './members';
+import { RoleAssignment, RoleIdBody } from './members';
 
 /**
  * 100 names per registration (spec: Limits). A name is the console's own bound: 1 to 256 characters, no slash or
@@ -54,16 +54,24 @@ export const RegisterIdpGroupsBody = z.strictObject({
 export type RegisterIdpGroupsBody = z.input<typeof RegisterIdpGroupsBody>;
 
 const IdpGroupParams = z.object({ idp_group_name: z.string().min(1) });
+const OrgParams = z.object({ org_id: OrgId });
+const OrgIdpGroupParams = z.object({ org_id: OrgId, idp_group_name: z.string().min(1) });
 
 const PATH = '/v3/enterprise/idp-groups';
 const BETA_PATH = '/v3beta1/enterprise/idp-groups';
+/** The role mappings (vendor reference; not in the spec): the enterprise's and each organization's. */
+const ROLES_PATH = '/v3/enterprise/members/idp-groups';
+const ORG_ROLES_PATH = '/v3/enterprise/organizations/{org_id}/members/idp-groups';
+
+const MAPPING_NOTE =
+  'In the vendor reference, not in the spec; permission not shown there: ManageAccountMembership (as the IdP groups) for changes, ViewAccountMembership for reads. A group holds at most one role per level.';
 
 export const idpGroupOperations = defineOperations({
   'idpGroups.list': {
     id: 'idpGroups.list',
     method: 'GET',
     path: PATH,
-    aliases: [BETA_PATH],
+    alternates: [BETA_PATH],
     permission: 'ManageAccountMembership',
     scope: 'enterprise',
     summary: "The enterprise's IdP groups by name, each with the roles its members get",
@@ -76,7 +84,7 @@ export const idpGroupOperations = defineOperations({
     id: 'idpGroups.create',
     method: 'POST',
     path: PATH,
-    aliases: [BETA_PATH],
+    alternates: [BETA_PATH],
     permission: 'ManageAccountMembership',
     scope: 'enterprise',
     summary: 'Register up to 100 IdP groups; names already registered are ignored; answers with the new ones',
@@ -88,11 +96,128 @@ export const idpGroupOperations = defineOperations({
     id: 'idpGroups.delete',
     method: 'DELETE',
     path: `${PATH}/{idp_group_name}`,
-    aliases: [`${BETA_PATH}/{idp_group_name}`],
+    alternates: [`${BETA_PATH}/{idp_group_name}`],
     permission: 'ManageAccountMembership',
     scope: 'enterprise',
     summary: 'Delete an IdP group with its role mappings and memberships; answers with the group as it was',
     params: IdpGroupParams,
     response: IdpGroup,
+  },
+  'idpGroups.roles.list': {
+    id: 'idpGroups.roles.list',
+    method: 'GET',
+    path: ROLES_PATH,
+    permission: 'ViewAccountMembership',
+    scope: 'enterprise',
+    summary: 'The registered IdP groups, each with the enterprise role its members get (role_assignments: none or one)',
+    query: z.object({ first: First, after: After }),
+    response: pageOf(IdpGroup),
+    paginated: true,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.roles.get': {
+    id: 'idpGroups.roles.get',
+    method: 'GET',
+    path: `${ROLES_PATH}/{idp_group_name}`,
+    permission: 'ViewAccountMembership',
+    scope: 'enterprise',
+    summary: 'One IdP group with its enterprise role',
+    params: IdpGroupParams,
+    response: IdpGroup,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.roles.assign': {
+    id: 'idpGroups.roles.assign',
+    method: 'POST',
+    path: `${ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: 'Give an IdP group an enterprise role (409 when it already has one: change it instead)',
+    params: IdpGroupParams,
+    body: RoleIdBody,
+    response: IdpGroup,
+    note: `${MAPPING_NOTE} 404 for a group that is not registered; 422 for an unknown role or an organization role.`,
+  },
+  'idpGroups.roles.update': {
+    id: 'idpGroups.roles.update',
+    method: 'PATCH',
+    path: `${ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: "Change an IdP group's enterprise role (404 when it has none)",
+    params: IdpGroupParams,
+    body: RoleIdBody,
+    response: IdpGroup,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.roles.remove': {
+    id: 'idpGroups.roles.remove',
+    method: 'DELETE',
+    path: `${ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: "Remove an IdP group's enterprise role; the group stays registered; answers with the group",
+    params: IdpGroupParams,
+    response: IdpGroup,
+    note: `${MAPPING_NOTE} 404 when the group has no enterprise role.`,
+  },
+  'idpGroups.organization.roles.list': {
+    id: 'idpGroups.organization.roles.list',
+    method: 'GET',
+    path: ORG_ROLES_PATH,
+    permission: 'ViewAccountMembership',
+    scope: 'enterprise',
+    summary: 'The IdP groups with a role in this organization, each with that role',
+    params: OrgParams,
+    query: z.object({ first: First, after: After }),
+    response: pageOf(IdpGroup),
+    paginated: true,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.organization.roles.get': {
+    id: 'idpGroups.organization.roles.get',
+    method: 'GET',
+    path: `${ORG_ROLES_PATH}/{idp_group_name}`,
+    permission: 'ViewAccountMembership',
+    scope: 'enterprise',
+    summary: 'One IdP group with its role in this organization (404 when it has none there)',
+    params: OrgIdpGroupParams,
+    response: IdpGroup,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.organization.roles.assign': {
+    id: 'idpGroups.organization.roles.assign',
+    method: 'POST',
+    path: `${ORG_ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: 'Give an IdP group an organization role in this organization (409 when it already has one there)',
+    params: OrgIdpGroupParams,
+    body: RoleIdBody,
+    response: IdpGroup,
+    note: `${MAPPING_NOTE} 404 for an unknown organization or a group that is not registered; 422 for an unknown role or an enterprise role.`,
+  },
+  'idpGroups.organization.roles.update': {
+    id: 'idpGroups.organization.roles.update',
+    method: 'PATCH',
+    path: `${ORG_ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: "Change an IdP group's role in this organization (404 when it has none there)",
+    params: OrgIdpGroupParams,
+    body: RoleIdBody,
+    response: IdpGroup,
+    note: MAPPING_NOTE,
+  },
+  'idpGroups.organization.roles.remove': {
+    id: 'idpGroups.organization.roles.remove',
+    method: 'DELETE',
+    path: `${ORG_ROLES_PATH}/{idp_group_name}`,
+    permission: 'ManageAccountMembership',
+    scope: 'enterprise',
+    summary: "Remove an IdP group's role in this organization; answers with the group",
+    params: OrgIdpGroupParams,
+    response: IdpGroup,
+    note: `${MAPPING_NOTE} 404 when the group has no role there.`,
   },
 });

@@ -22,8 +22,9 @@ export type RoleType = (typeof ROLE_TYPES)[number];
 export const MEMBER_LIMITS = { invitationsPerCall: 100, email: 254 } as const;
 
 /**
- * A role. `permissions` is what this console needs to say who can do what; the vendor's Role does not show it,
- * so it is optional here (the sandbox always sends it on `roles.list`, not inside role assignments).
+ * A role. The vendor's Role is `{role_id, role_name, role_type}`: it does not publish `permissions` or
+ * `is_built_in`. Both are sandbox extensions (sent on `roles.list` unless `SANDBOX_SHAPE=vendor`), and a screen
+ * never derives a fact from their absence: no permissions field means "not published", never "none".
  */
 export const Role = z.looseObject({
   role_id: z.string(),
@@ -155,7 +156,10 @@ export function permissionsAt(
 }
 
 const ENTERPRISE_MEMBERS = '/v3/enterprise/members';
+/** The spec's path of the organization member reads (v3beta1, organization level). */
 const ORG_MEMBERS = '/v3beta1/organizations/{org_id}/members';
+/** Where the vendor serves them: promoted to `/v3/` under the enterprise's organization (spec: Versioning 3). */
+const VENDOR_ORG_MEMBERS = '/v3/enterprise/organizations/{org_id}/members';
 const ORG_ASSIGNMENT = '/v3/enterprise/organizations/{org_id}/members/users/{user_id}';
 
 const VIEW_NOTE = 'Permission not shown in the spec; ViewAccountMembership chosen (enterprise level).';
@@ -284,6 +288,7 @@ export const memberOperations = defineOperations({
     id: 'members.organization.users.list',
     method: 'GET',
     path: `${ORG_MEMBERS}/users`,
+    alternates: [`${VENDOR_ORG_MEMBERS}/users`],
     permission: 'ViewOrgMembership',
     scope: 'organization',
     summary: "An organization's users (a direct role there), with their role assignments in it and enterprise-wide",
@@ -296,6 +301,7 @@ export const memberOperations = defineOperations({
     id: 'members.organization.users.get',
     method: 'GET',
     path: `${ORG_MEMBERS}/users/{user_id}`,
+    alternates: [`${VENDOR_ORG_MEMBERS}/users/{user_id}`],
     permission: 'ViewOrgMembership',
     scope: 'organization',
     summary: 'One member of the organization (directly or through an IdP group); 404 for anyone else',
@@ -306,6 +312,7 @@ export const memberOperations = defineOperations({
     id: 'members.organization.idpUsers.list',
     method: 'GET',
     path: `${ORG_MEMBERS}/idp-users`,
+    alternates: [`${VENDOR_ORG_MEMBERS}/idp-users`],
     permission: 'ViewOrgMembership',
     scope: 'organization',
     summary: 'Users whose membership of the organization comes from IdP groups mapped to a role there',

@@ -12,7 +12,7 @@ import { After, First, OrgId, QueryBoolean, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { SERVICE_USER_MANAGEMENT_PERMISSIONS } from '../permissions';
 import { defineOperations } from './define';
-import { RoleAssignment, RoleId } from './members';
+import { RoleAssignment, RoleId, RoleIdBody } from './members';
 
 /** A service user's name is 1 to 256 characters; its lifetime at most 365 days (none: it does not expire). */
 export const SERVICE_USER_LIMITS = { name: { min: 1, max: 256 }, lifetimeDays: { min: 1, max: 365 } } as const;
@@ -93,19 +93,26 @@ const ServiceUserParams = z.object({ service_user_id: z.string().min(1) });
 const OrgParams = z.object({ org_id: OrgId });
 const OrgServiceUserParams = z.object({ org_id: OrgId, service_user_id: z.string().min(1) });
 
+/** The spec's provisioning paths (the two creates; list, get and delete follow their pattern). */
 const ENTERPRISE = '/v3beta1/enterprise/service-users';
 const ORG = '/v3beta1/organizations/{org_id}/service-users';
+/** Where the vendor serves list, get, delete and role assignment (reference; the spec names no path for them). */
+const VENDOR_ENTERPRISE = '/v3/enterprise/members/service-users';
+const VENDOR_ORG = '/v3/enterprise/organizations/{org_id}/members/service-users';
 
 const CREATE_NOTE =
   'The answer holds the credential once. 422 for an unknown role or a role of the other level; 403 (naming missing_permissions and ungrantable_permissions) when the role holds a permission the caller does not hold at that level, or a service-user-management permission.';
 const READ_NOTE =
-  'The spec shows only the create (POST) on this path; list, get and delete are in its pattern. The vendor reference shows the enterprise ones at /v3/enterprise/members/service-users.';
+  "The spec shows only the creates, under /v3beta1/; the vendor serves list, get and delete under /v3/enterprise/…/members/service-users, which is tried first; the /v3beta1/ path in the creates' pattern is the alternate.";
+const ROLE_NOTE =
+  'In the vendor reference, not in the spec. The provisioning rule holds (403 naming missing_permissions and ungrantable_permissions); 422 for an unknown role or one of the other level; 404 for an unknown or deleted service user.';
 
 export const serviceUserOperations = defineOperations({
   'serviceUsers.list': {
     id: 'serviceUsers.list',
     method: 'GET',
-    path: ENTERPRISE,
+    path: VENDOR_ENTERPRISE,
+    alternates: [ENTERPRISE],
     permission: 'ManageAccountServiceUsers',
     scope: 'enterprise',
     summary: 'Every service user of the enterprise (also those created in organizations), by name',
@@ -117,7 +124,8 @@ export const serviceUserOperations = defineOperations({
   'serviceUsers.get': {
     id: 'serviceUsers.get',
     method: 'GET',
-    path: `${ENTERPRISE}/{service_user_id}`,
+    path: `${VENDOR_ENTERPRISE}/{service_user_id}`,
+    alternates: [`${ENTERPRISE}/{service_user_id}`],
     permission: 'ManageAccountServiceUsers',
     scope: 'enterprise',
     summary: 'One service user (also a deleted or expired one)',
@@ -139,7 +147,8 @@ export const serviceUserOperations = defineOperations({
   'serviceUsers.delete': {
     id: 'serviceUsers.delete',
     method: 'DELETE',
-    path: `${ENTERPRISE}/{service_user_id}`,
+    path: `${VENDOR_ENTERPRISE}/{service_user_id}`,
+    alternates: [`${ENTERPRISE}/{service_user_id}`],
     permission: 'ManageAccountServiceUsers',
     scope: 'enterprise',
     summary: 'Delete a service user: its credential answers 401 from now on; answers with the service user',
@@ -150,7 +159,8 @@ export const serviceUserOperations = defineOperations({
   'serviceUsers.organization.list': {
     id: 'serviceUsers.organization.list',
     method: 'GET',
-    path: ORG,
+    path: VENDOR_ORG,
+    alternates: [ORG],
     permission: 'ManageOrgServiceUsers',
     scope: 'organization',
     summary: 'The service users created in this organization, by name',
@@ -187,12 +197,61 @@ export const serviceUserOperations = defineOperations({
   'serviceUsers.organization.delete': {
     id: 'serviceUsers.organization.delete',
     method: 'DELETE',
-    path: `${ORG}/{service_user_id}`,
+    path: `${VENDOR_ORG}/{service_user_id}`,
+    alternates: [`${ORG}/{service_user_id}`],
     permission: 'ManageOrgServiceUsers',
     scope: 'organization',
     summary: 'Delete a service user created in this organization; its credential answers 401 from now on',
     params: OrgServiceUserParams,
     response: ServiceUser,
     note: READ_NOTE,
+  },
+  'serviceUsers.roles.assign': {
+    id: 'serviceUsers.roles.assign',
+    method: 'POST',
+    path: `${VENDOR_ENTERPRISE}/{service_user_id}`,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: 'Give a service user an enterprise role (409 when it already has one: change it instead)',
+    params: ServiceUserParams,
+    body: RoleIdBody,
+    response: ServiceUser,
+    note: ROLE_NOTE,
+  },
+  'serviceUsers.roles.update': {
+    id: 'serviceUsers.roles.update',
+    method: 'PATCH',
+    path: `${VENDOR_ENTERPRISE}/{service_user_id}`,
+    permission: 'ManageAccountServiceUsers',
+    scope: 'enterprise',
+    summary: "Change a service user's enterprise role (404 when it has none)",
+    params: ServiceUserParams,
+    body: RoleIdBody,
+    response: ServiceUser,
+    note: ROLE_NOTE,
+  },
+  'serviceUsers.organization.roles.assign': {
+    id: 'serviceUsers.organization.roles.assign',
+    method: 'POST',
+    path: `${VENDOR_ORG}/{service_user_id}`,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary: 'Give a service user an organization role in this organization (409 when it already has one there)',
+    params: OrgServiceUserParams,
+    body: RoleIdBody,
+    response: ServiceUser,
+    note: ROLE_NOTE,
+  },
+  'serviceUsers.organization.roles.update': {
+    id: 'serviceUsers.organization.roles.update',
+    method: 'PATCH',
+    path: `${VENDOR_ORG}/{service_user_id}`,
+    permission: 'ManageOrgServiceUsers',
+    scope: 'organization',
+    summary: "Change a service user's role in this organization (404 when it has none there)",
+    params: OrgServiceUserParams,
+    body: RoleIdBody,
+    response: ServiceUser,
+    note: ROLE_NOTE,
   },
 });

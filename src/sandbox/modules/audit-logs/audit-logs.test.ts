@@ -39,7 +39,7 @@ async function readAll(query: string, first = 200, between?: () => void): Promis
     out.push(...res.body.items);
     between?.();
     if (!res.body.has_next_page) return out;
-    after = res.body.end_cursor;
+    after = res.body.end_cursor ?? null;
   }
   throw new Error('paging did not end');
 }
