@@ -57,6 +57,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses a plain-HTTP base URL off loopback in one line naming the variable; accepts it on loopback', () => {
+    for (const url of ['http://api.example.com', 'http://10.0.0.5:8080/', 'http://[2001:db8::1]']) {
+      try {
+        load({ AGENT_PLATFORM_API_KEY: 'cog_abc', AGENT_PLATFORM_BASE_URL: url });
+        expect.unreachable(url);
+      } catch (e) {
+        expect(e, url).toBeInstanceOf(ConfigError);
+        const problems = (e as ConfigError).problems;
+        expect(problems, url).toHaveLength(1);
+        expect(problems[0]).toMatch(/^AGENT_PLATFORM_BASE_URL must use https:\/\/ for .*in clear/);
+        expect(problems[0]).not.toContain('\n');
+        expect((e as Error).message).not.toContain('cog_abc');
+      }
+    }
+    for (const url of [
+      'http://127.0.0.1:4010',
+      'http://127.8.9.10',
+      'http://localhost:8080/',
+      'http://LOCALHOST',
+      'http://[::1]:4010',
+      'https://api.example.com',
+    ]) {
+      expect(load({ AGENT_PLATFORM_API_KEY: 'cog_abc', AGENT_PLATFORM_BASE_URL: url }).mode, url).toBe('upstream');
+    }
+  });
+
   it('reports every problem at once, one line each', () => {
     try {
       load({ AGENT_PLATFORM_API_KEY: 'cog_x', PORT: 'x' });

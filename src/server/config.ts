@@ -134,15 +134,21 @@ export function loadConfig(
       problems.push('AGENT_PLATFORM_API_KEY must be a service-user credential starting with "cog_"');
     }
     if (baseUrl) {
-      let ok: boolean;
+      let url: URL | null;
       try {
         const u = new URL(baseUrl);
-        ok = (u.protocol === 'https:' || u.protocol === 'http:') && !u.search && !u.hash && !u.username;
+        url = (u.protocol === 'https:' || u.protocol === 'http:') && !u.search && !u.hash && !u.username ? u : null;
       } catch {
-        ok = false;
+        url = null;
       }
-      if (!ok)
+      if (!url)
         problems.push(`AGENT_PLATFORM_BASE_URL must be an http(s) URL without query or credentials (got "${baseUrl}")`);
+      else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname.toLowerCase())) {
+        // The proxy adds the credential to every call: over plain HTTP it would cross the network in clear.
+        problems.push(
+          `AGENT_PLATFORM_BASE_URL must use https:// for ${url.host}: plain http:// would send the credential in clear (http:// is accepted for loopback only: 127.0.0.0/8, ::1, localhost)`,
+        );
+      }
     }
   }
 
