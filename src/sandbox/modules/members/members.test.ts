@@ -39,6 +39,30 @@ async function readAll<T>(path: string, token: string = ADMIN): Promise<T[]> {
 
 const count = (sql: string, ...args: unknown[]) => (sb.db.prepare(sql).get(...args) as { n: number }).n;
 
+interface AuditRow {
+  action: string;
+  org_id: string | null;
+  service_user_id: string | null;
+  service_user_name: string | null;
+  user_id: string | null;
+  user_email: string | null;
+  data: string;
+}
+/** The actor of every change these tests make: the admin credential, a service user; no user acts. */
+const ACTOR = {
+  service_user_id: 'service-user-sandbox-admin',
+  service_user_name: 'Sandbox Admin',
+  user_id: null,
+  user_email: null,
+};
+/** Audit entries whose data names the user, oldest first. */
+const auditAbout = (userId: string, action?: string) =>
+  sb.db
+    .prepare(
+      `SELECT * FROM audit_logs WHERE json_extract(data, '$.user_id') = ?${action ? ' AND action = ?' : ''} ORDER BY rowid`,
+    )
+    .all(userId, ...(action ? [action] : [])) as AuditRow[];
+
 beforeAll(async () => {
   sb = await startTestSandbox({ tickMs: 60_000 });
   orgIds = (await sb.api.get('/v3/enterprise/organizations')).body.items.map((o: { org_id: string }) => o.org_id);
@@ -291,11 +315,11 @@ describe('role changes and removals', () => {
     expect(
       (await sb.api.call('PATCH', `${USERS}/user-nope`, { body: { role_id: ROLE_IDS.enterpriseViewer } })).status,
     ).toBe(404);
-    const entry = sb.db
-      .prepare(`SELECT * FROM audit_logs WHERE action = 'update_user_role' AND user_id = ?`)
-      .get(u.user_id) as { data: string; service_user_name: string };
-    expect(entry.service_user_name).toBe('Sandbox Admin');
-    expect(JSON.parse(entry.data)).toMatchObject({
+    const [entry] = auditAbout(u.user_id, 'update_user_role');
+    expect(entry).toMatchObject(ACTOR);
+    expect(JSON.parse(entry!.data)).toMatchObject({
+      user_id: u.user_id,
+      email: u.email,
       role: { role_id: ROLE_IDS.enterpriseViewer },
       previous_role: { role_id: ROLE_IDS.enterpriseMember },
     });
@@ -334,13 +358,17 @@ describe('role changes and removals', () => {
     expect((await sb.api.call('DELETE', assignment('org-nope', u.user_id))).status).toBe(404);
     expect((await sb.api.call('DELETE', assignment(a, 'user-nope'))).status).toBe(404);
 
-    const actions = (
-      sb.db.prepare('SELECT action, org_id FROM audit_logs WHERE user_id = ? ORDER BY rowid').all(u.user_id) as Array<{
-        action: string;
-        org_id: string;
-      }>
-    ).map((e) => `${e.action}@${e.org_id}`);
-    expect(actions).toEqual([`assign_org_user_role@${a}`, `update_org_user_role@${a}`, `remove_org_user@${a}`]);
+    // The actor is the caller; the user it concerns is in the data.
+    const entries = auditAbout(u.user_id);
+    expect(entries.map((e) => `${e.action}@${e.org_id}`)).toEqual([
+      `assign_org_user_role@${a}`,
+      `update_org_user_role@${a}`,
+      `remove_org_user@${a}`,
+    ]);
+    for (const e of entries) {
+      expect(e).toMatchObject(ACTOR);
+      expect(JSON.parse(e.data)).toMatchObject({ user_id: u.user_id, email: u.email, org_id: a });
+    }
   });
 
   it('removes a user from the enterprise with every assignment and group membership', async () => {
@@ -352,9 +380,10 @@ describe('role changes and removals', () => {
     expect(count(`SELECT count(*) AS n FROM role_assignments WHERE principal_id = ?`, u.user_id)).toBe(0);
     expect(count(`SELECT count(*) AS n FROM idp_group_members WHERE user_id = ?`, u.user_id)).toBe(0);
     expect((await sb.api.call('DELETE', `${USERS}/${u.user_id}`)).status).toBe(404);
-    expect(count(`SELECT count(*) AS n FROM audit_logs WHERE action = 'delete_user' AND user_id = ?`, u.user_id)).toBe(
-      1,
-    );
+    const deleted = auditAbout(u.user_id, 'delete_user');
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]).toMatchObject(ACTOR);
+    expect(JSON.parse(deleted[0]!.data)).toMatchObject({ user_id: u.user_id, email: u.email });
   });
 });
 

@@ -1,7 +1,11 @@
 /**
- * Service users: create (the provisioning rule, then a new credential answered once), list, get, delete, on the
- * enterprise route (enterprise roles) and an organization's route (organization roles, the service users created
- * there). Every mutation is audited with the acting principal; the credential never is.
+ * Service users: create (the provisioning rule, then a new credential answered once), list, get, delete and role
+ * assignment, on the enterprise route (enterprise roles) and an organization's route (organization roles). An
+ * organization's route sees its members: the service users created there and those given a role there. Deleting
+ * one there removes it from the organization: a service user created there is deleted (its credential stops
+ * working), any other loses its role there and keeps working elsewhere. Role changes pass the provisioning rule
+ * too, and take effect on the credential at once (the dispatcher reads the assignments on every request). Every
+ * mutation is audited with the acting principal; the credential never is.
  */
 import { ID_PREFIX } from '../../../api/conventions';
 import { grantCheck, type CreateServiceUserBody } from '../../../api/operations/service-users';
@@ -12,9 +16,13 @@ import { heldAt, type HandlerMap, type Principal, type SandboxContext } from '..
 import { DEMO_SERVICE_USERS } from '../../credentials';
 import { paginate } from '../../cursor';
 import {
+  assignmentAt,
+  conflict,
   getServiceUserRow,
   issueCredential,
+  MEMBER_OF_ORG,
   newCredential,
+  roleSummary,
   Roles,
   setAssignment,
   toServiceUsers,
@@ -32,7 +40,7 @@ function list(
 ) {
   const { db } = ctx;
   const where: Array<[string, ...(string | number)[]]> = [];
-  if (orgId !== null) where.push(['org_id = ?', orgId]);
+  if (orgId !== null) where.push(MEMBER_OF_ORG(orgId));
   if (!q.include_inactive) where.push(['deleted_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', ctx.now()]);
   const page = paginate<ServiceUserRow & { sort_name: string }, ServiceUserRow>(db, {
     scope: `service-users:${orgId ?? 'enterprise'}:${q.include_inactive ? 'all' : 'active'}`,
@@ -129,18 +137,41 @@ function create(
   return { ...one(db, row), credential };
 }
 
+/** A 409 for the demo credentials the console uses: what they may do is documented and must not change. */
+function refuseDemo(id: string, what: string): void {
+  const demo = DEMO_SERVICE_USERS.find((d) => d.service_user_id === id);
+  if (demo) {
+    throw new HttpProblem(
+      409,
+      `${demo.service_user_name} holds the sandbox's documented credential ${demo.credential}, which the console uses; ${what}`,
+    );
+  }
+}
+
+/**
+ * Deletes a service user (enterprise route, or an organization's route for one created there), or removes a
+ * service user given a role in an organization from it (that organization's route).
+ */
 function remove(ctx: SandboxContext, id: string, orgId: string | null, principal: Principal): ServiceUser {
   const { db } = ctx;
   const row = getServiceUserRow(db, id, orgId ?? undefined);
   if (row.deleted_at !== null) {
     throw new HttpProblem(404, `Service user ${id} was already deleted`);
   }
-  const demo = DEMO_SERVICE_USERS.find((d) => d.service_user_id === id);
-  if (demo) {
-    throw new HttpProblem(
-      409,
-      `${demo.service_user_name} holds the sandbox's documented credential ${demo.credential}, which the console uses; it cannot be deleted`,
-    );
+  refuseDemo(id, 'it cannot be deleted');
+  if (orgId !== null && row.org_id !== orgId) {
+    const roles = new Roles(db);
+    const previous = assignmentAt(db, 'service_user', id, orgId);
+    db.transaction(() => {
+      setAssignment(db, 'service_user', id, orgId, null);
+      ctx.audit({
+        action: 'remove_org_service_user',
+        org_id: orgId,
+        principal: actor(principal),
+        data: { service_user_id: id, name: row.name, org_id: orgId, previous_role: roleSummary(roles, previous) },
+      });
+    })();
+    return one(db, row);
   }
   const now = ctx.now();
   db.transaction(() => {
@@ -155,6 +186,58 @@ function remove(ctx: SandboxContext, id: string, orgId: string | null, principal
   return one(db, { ...row, deleted_at: now });
 }
 
+/**
+ * Gives a service user a role at one level (409 when it has one there) or changes it (404 when it has none),
+ * under the provisioning rule at that level. Any service user of the enterprise that is not deleted: on an
+ * organization's route, assigning is how one becomes a member of the organization.
+ */
+function setRole(
+  ctx: SandboxContext,
+  mode: 'assign' | 'update',
+  id: string,
+  orgId: string | null,
+  roleId: string,
+  principal: Principal,
+): ServiceUser {
+  const { db } = ctx;
+  const row = getServiceUserRow(db, id);
+  if (row.deleted_at !== null) {
+    throw new HttpProblem(404, `Service user ${id} was deleted; its roles can no longer change`);
+  }
+  refuseDemo(id, 'its roles cannot change');
+  const roles = new Roles(db);
+  const role = roles.require(roleId, orgId === null ? 'enterprise' : 'org', ['body', 'role_id']);
+  const current = assignmentAt(db, 'service_user', id, orgId);
+  if (mode === 'assign' && current !== null) {
+    const held = roleSummary(roles, current)!;
+    const level = orgId === null ? 'an enterprise role' : `a role in organization ${orgId}`;
+    throw conflict(
+      `Service user ${id} already has ${level}, ${held.role_name} (${held.role_id}); change it with PATCH`,
+    );
+  }
+  if (mode === 'update' && current === null) {
+    const level = orgId === null ? 'no enterprise role' : `no role in organization ${orgId}`;
+    throw new HttpProblem(404, `Service user ${id} has ${level}; assign one with POST`);
+  }
+  checkGrant(principal, role, orgId);
+  db.transaction(() => {
+    setAssignment(db, 'service_user', id, orgId, role.role_id);
+    ctx.audit({
+      action: `${mode}_${orgId === null ? '' : 'org_'}service_user_role`,
+      org_id: orgId,
+      principal: actor(principal),
+      data: {
+        service_user_id: id,
+        name: row.name,
+        org_id: orgId,
+        role: roleSummary(roles, role.role_id),
+        previous_role: roleSummary(roles, current),
+      },
+    });
+  })();
+  return one(db, row);
+}
+
 export const serviceUserHandlers: HandlerMap = {
   'serviceUsers.list': ({ query }, ctx) => list(ctx, query, null),
   'serviceUsers.get': ({ params }, { db }) => one(db, getServiceUserRow(db, params.service_user_id)),
@@ -166,4 +249,12 @@ export const serviceUserHandlers: HandlerMap = {
   'serviceUsers.organization.create': ({ params, body, principal }, ctx) => create(ctx, body, params.org_id, principal),
   'serviceUsers.organization.delete': ({ params, principal }, ctx) =>
     remove(ctx, params.service_user_id, params.org_id, principal),
+  'serviceUsers.roles.assign': ({ params, body, principal }, ctx) =>
+    setRole(ctx, 'assign', params.service_user_id, null, body.role_id, principal),
+  'serviceUsers.roles.update': ({ params, body, principal }, ctx) =>
+    setRole(ctx, 'update', params.service_user_id, null, body.role_id, principal),
+  'serviceUsers.organization.roles.assign': ({ params, body, principal }, ctx) =>
+    setRole(ctx, 'assign', params.service_user_id, params.org_id, body.role_id, principal),
+  'serviceUsers.organization.roles.update': ({ params, body, principal }, ctx) =>
+    setRole(ctx, 'update', params.service_user_id, params.org_id, body.role_id, principal),
 };

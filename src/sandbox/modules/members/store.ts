@@ -297,11 +297,41 @@ export function getUserRow(db: Db, userId: string): UserRow {
   return row;
 }
 
+/**
+ * The service users an organization's route sees, as a WHERE condition on `service_users`: those created in the
+ * organization and those given a role there (its members).
+ */
+export const MEMBER_OF_ORG = (orgId: string): [string, string, string] => [
+  `(org_id = ? OR service_user_id IN (
+     SELECT principal_id FROM role_assignments WHERE principal_type = 'service_user' AND org_id = ?))`,
+  orgId,
+  orgId,
+];
+
 export function getServiceUserRow(db: Db, id: string, orgId?: string): ServiceUserRow {
   const row = db.prepare('SELECT * FROM service_users WHERE service_user_id = ?').get(id) as ServiceUserRow | undefined;
-  // An organization's route sees only the service users created in that organization.
-  if (!row || (orgId !== undefined && row.org_id !== orgId)) throw notFound('Service user', id);
+  if (!row) throw notFound('Service user', id);
+  if (orgId !== undefined) {
+    const [member, ...args] = MEMBER_OF_ORG(orgId);
+    const seen = db.prepare(`SELECT 1 FROM service_users WHERE service_user_id = ? AND ${member}`).get(id, ...args);
+    if (!seen) throw new HttpProblem(404, `Service user ${id} was not found in organization ${orgId}`);
+  }
   return row;
+}
+
+/** A registered IdP group, by name in any letter case (404 otherwise). */
+export function getIdpGroupRow(db: Db, name: string): IdpGroupRow {
+  const row = db.prepare('SELECT * FROM idp_groups WHERE idp_group_name = ?').get(name) as IdpGroupRow | undefined;
+  if (!row) throw notFound('IdP group', name);
+  return row;
+}
+
+/** Only the role assignments of one level (`orgId` null: the enterprise-wide one). */
+export function atLevel<T extends { role_assignments?: RoleAssignment[] | undefined }>(
+  item: T,
+  orgId: string | null,
+): T {
+  return { ...item, role_assignments: (item.role_assignments ?? []).filter((a) => (a.org_id ?? null) === orgId) };
 }
 
 /** Sets (or, with role null, removes) a principal's role at one level. */
@@ -409,6 +439,11 @@ export function lookupCredential(db: Db, credential: string, now: number): Crede
       })),
     },
   };
+}
+
+/** A role as audit entries name it: id and name (null for none). */
+export function roleSummary(roles: Roles, roleId: string | null): { role_id: string; role_name: string } | null {
+  return roleId === null ? null : { role_id: roleId, role_name: roles.byId.get(roleId)?.role_name ?? roleId };
 }
 
 /** A 409 for an assignment that is already there. */

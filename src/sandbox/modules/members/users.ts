@@ -1,7 +1,8 @@
 /**
  * Roles and users: the roles list, the enterprise's users (list, get, bulk invitation, enterprise role, removal),
  * organization role assignments, IdP-derived users, and the organization member reads. Every mutation is
- * audited with the acting principal.
+ * audited with the acting principal (the caller, a service user) as the entry's actor; the user it concerns is
+ * named in the entry's data, never as its actor.
  */
 import type { FieldError } from '../../../api/problem';
 import type { Role } from '../../../api/operations/members';
@@ -14,6 +15,7 @@ import {
   assignmentAt,
   conflict,
   getUserRow,
+  roleSummary,
   Roles,
   setAssignment,
   toIdpUsers,
@@ -84,10 +86,6 @@ function oneUser(db: Db, row: UserRow) {
   return toUsers(db, new Roles(db), [row])[0]!;
 }
 
-function roleSummary(role: RoleRow | undefined, roleId: string | null) {
-  return roleId === null ? null : { role_id: roleId, role_name: role?.role_name ?? roleId };
-}
-
 /** The checks of an invitation beyond the contract: the role, and addresses that are already members. */
 function invitationProblems(db: Db, roles: Roles, emails: readonly string[], roleId: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -130,7 +128,7 @@ function invite(ctx: SandboxContext, emails: readonly string[], roleId: string, 
         emails: unique,
         count: unique.length,
         user_ids: rows.map((r) => r.user_id),
-        role: roleSummary(roles.byId.get(roleId), roleId),
+        role: roleSummary(roles, roleId),
       },
     });
   })();
@@ -165,13 +163,12 @@ function setOrgRole(
         mode === 'create' ? 'assign_org_user_role' : mode === 'update' ? 'update_org_user_role' : 'remove_org_user',
       org_id: orgId,
       principal: actor(principal),
-      user: { user_id: row.user_id, user_email: row.email },
       data: {
         user_id: userId,
         email: row.email,
         org_id: orgId,
-        role: roleSummary(roleId === null ? undefined : roles.byId.get(roleId), roleId),
-        previous_role: roleSummary(current === null ? undefined : roles.byId.get(current), current),
+        role: roleSummary(roles, roleId),
+        previous_role: roleSummary(roles, current),
       },
     });
   })();
@@ -213,12 +210,11 @@ export const userHandlers: HandlerMap = {
       ctx.audit({
         action: 'update_user_role',
         principal: actor(principal),
-        user: { user_id: row.user_id, user_email: row.email },
         data: {
           user_id: row.user_id,
           email: row.email,
-          role: roleSummary(roles.byId.get(body.role_id), body.role_id),
-          previous_role: roleSummary(previous === null ? undefined : roles.byId.get(previous), previous),
+          role: roleSummary(roles, body.role_id),
+          previous_role: roleSummary(roles, previous),
         },
       });
     })();
@@ -234,7 +230,6 @@ export const userHandlers: HandlerMap = {
       ctx.audit({
         action: 'delete_user',
         principal: actor(principal),
-        user: { user_id: row.user_id, user_email: row.email },
         data: {
           user_id: row.user_id,
           email: row.email,
