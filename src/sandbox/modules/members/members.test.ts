@@ -1,12 +1,14 @@
 /**
  * Members and roles over HTTP: the seed, roles with their permissions, the users lists and filters, bulk
  * invitations (all or nothing), enterprise and organization role changes, removals, the organization member
- * reads, IdP-derived users, the audit trail; and a store from before members existed.
+ * reads, IdP-derived users, the audit trail; every operation's alternate paths; and a store from before members
+ * existed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationList, type OperationId } from '../../../api/operations';
 import { permissionsAt, type Role, type User } from '../../../api/operations/members';
 import { PERMISSIONS, READ_PERMISSIONS } from '../../../api/permissions';
 import { ADMIN, VIEWER, startTestSandbox } from '../../../test/harness';
@@ -384,6 +386,79 @@ describe('role changes and removals', () => {
     expect(deleted).toHaveLength(1);
     expect(deleted[0]).toMatchObject(ACTOR);
     expect(JSON.parse(deleted[0]!.data)).toMatchObject({ user_id: u.user_id, email: u.email });
+  });
+});
+
+describe('alternate paths', () => {
+  interface Request {
+    params?: Record<string, string>;
+    body?: unknown;
+    /** Brings the store to the same state before the call at each path (mutations). */
+    reset?: () => Promise<unknown>;
+    /** Read after the call at each path: the effect must be the same too. */
+    read?: string;
+    /** What the handler answers (200 unless said). */
+    status?: number;
+  }
+
+  it('answers every operation at each of its alternates as at its path (status, body and effect)', async () => {
+    const a = orgIds[0]!;
+    const member = (await sb.api.get(`${orgUsers(a)}?first=1`)).body.items[0].user_id as string;
+    const params: Record<string, string> = {
+      org_id: a,
+      user_id: member,
+      service_user_id: 'service-user-ci-bot',
+      idp_group_name: 'all-engineering',
+    };
+    const ACU = '/v3/enterprise/consumption/acu-limits/agent';
+    const acuList = `${ACU}?first=200`;
+    const put = (path: string, cycle_acu_limit: number) => () =>
+      sb.api.call('PUT', path, { body: { cycle_acu_limit } });
+    const del = (path: string) => () => sb.api.call('DELETE', path);
+    // Mutations: a request whose answer does not depend on what ran before (the handler refuses it, or it is
+    // idempotent), or a reset before each call.
+    const requests: Partial<Record<OperationId, Request>> = {
+      'serviceUsers.delete': { params: { service_user_id: 'service-user-sandbox-viewer' }, status: 409 },
+      'serviceUsers.organization.delete': { params: { service_user_id: 'service-user-nope' }, status: 404 },
+      'idpGroups.create': { body: { idp_group_names: ['all-engineering'] } },
+      'idpGroups.delete': { params: { idp_group_name: 'no-such-group' }, status: 404 },
+      'acuLimits.enterprise.update': {
+        body: { cycle_acu_limit: 123_456 },
+        reset: del(ACU),
+        read: acuList,
+        status: 204,
+      },
+      'acuLimits.enterprise.delete': { reset: put(ACU, 1_000), read: acuList, status: 204 },
+      'acuLimits.organization.update': {
+        body: { cycle_acu_limit: 654_321 },
+        reset: del(`${ACU}/organizations/${a}`),
+        read: acuList,
+        status: 204,
+      },
+      'acuLimits.organization.delete': {
+        reset: put(`${ACU}/organizations/${a}`, 500_000),
+        read: acuList,
+        status: 204,
+      },
+    };
+    const withAlternates = operationList.filter((op) => op.alternates?.length);
+    expect(withAlternates.length).toBeGreaterThanOrEqual(16);
+    for (const op of withAlternates) {
+      const req = requests[op.id as OperationId] ?? {};
+      if (op.method !== 'GET') expect(req, `${op.id}: a mutation needs its request in this table`).not.toEqual({});
+      const answers: unknown[] = [];
+      for (const path of [op.path, ...op.alternates!]) {
+        await req.reset?.();
+        const url = path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent({ ...params, ...req.params }[k]!));
+        const res = await sb.api.call(op.method, url, req.body === undefined ? {} : { body: req.body });
+        const { instance: _instance, ...body } = (res.body ?? {}) as Record<string, unknown>;
+        const effect = req.read ? (await sb.api.get(req.read)).body : null;
+        answers.push({ status: res.status, body, effect });
+      }
+      const [primary, ...rest] = answers;
+      expect((primary as { status: number }).status, op.id).toBe(req.status ?? 200);
+      for (const [i, answer] of rest.entries()) expect(answer, `${op.id} at ${op.alternates![i]}`).toEqual(primary);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Service users and credentials over HTTP: a credential minted through the API works at once with exactly its
- * role's permissions at its level; the provisioning rule; deleted and expired credentials; limits; the seed.
+ * role's permissions at its level; the provisioning rule; deleted and expired credentials; limits; the seed;
+ * role assignment at both levels (the credential follows at once) and an organization's members.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_USER_MANAGEMENT_PERMISSIONS } from '../../../api/permissions';
@@ -306,6 +307,179 @@ describe('bad input (422, 404)', () => {
   it('the viewer may not manage service users', async () => {
     expect((await sb.api.get(ENTERPRISE, VIEWER)).status).toBe(403);
     expect((await create(ENTERPRISE, { ...base, name: 'x' }, VIEWER)).status).toBe(403);
+  });
+});
+
+describe('role assignment', () => {
+  const MEMBERS = '/v3/enterprise/members/service-users';
+  const orgMembers = (orgId: string) => `/v3/enterprise/organizations/${orgId}/members/service-users`;
+  const assign = (method: 'POST' | 'PATCH', path: string, role_id: string, token: string = ADMIN) =>
+    sb.api.call(method, path, { token, body: { role_id } });
+  const roleAt = (orgId: string | null, role_id: string) => ({
+    role: expect.objectContaining({ role_id }),
+    org_id: orgId,
+  });
+  const listed = async (path: string) =>
+    (await sb.api.get(`${path}?first=200`)).body.items.map((s: { service_user_id: string }) => s.service_user_id);
+
+  it('changes an enterprise role: the credential may do what the new role allows, at once; audited', async () => {
+    const created = await create(ENTERPRISE, { name: 'Role changer', role_id: ROLE_IDS.billingAdmin });
+    const { service_user_id: id, credential: token } = created.body as { service_user_id: string; credential: string };
+    expect((await sb.api.get('/v3/enterprise/audit-logs?first=1', token)).status).toBe(403);
+
+    const again = await assign('POST', `${MEMBERS}/${id}`, ROLE_IDS.securityAuditor);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/already has an enterprise role, Billing Admin .*PATCH/);
+
+    const changed = await assign('PATCH', `${MEMBERS}/${id}`, ROLE_IDS.securityAuditor);
+    expect(changed.status).toBe(200);
+    expect(changed.body.role_assignments).toEqual([roleAt(null, ROLE_IDS.securityAuditor)]);
+    expect((await sb.api.get('/v3/enterprise/audit-logs?first=1', token)).status).toBe(200);
+    expect([...(await sb.api.get('/v3/self', token)).body.permissions].sort()).toEqual(
+      permsOf(ROLE_IDS.securityAuditor).sort(),
+    );
+
+    const entry = sb.db
+      .prepare(
+        `SELECT * FROM audit_logs WHERE action = 'update_service_user_role' AND json_extract(data, '$.service_user_id') = ?`,
+      )
+      .get(id) as { service_user_id: string; user_id: string | null; org_id: string | null; data: string };
+    expect(entry).toMatchObject({ service_user_id: 'service-user-sandbox-admin', user_id: null, org_id: null });
+    expect(JSON.parse(entry.data)).toMatchObject({
+      role: { role_id: ROLE_IDS.securityAuditor },
+      previous_role: { role_id: ROLE_IDS.billingAdmin },
+    });
+  });
+
+  it('gives an enterprise service user a role in an organization, changes it and removes it from there', async () => {
+    const [a, b] = orgIds as [string, string];
+    const created = await create(ENTERPRISE, { name: 'Joins an org', role_id: ROLE_IDS.billingAdmin });
+    const { service_user_id: id, credential: token } = created.body as { service_user_id: string; credential: string };
+    const sessions = () => sb.api.get(`/v3/organizations/${a}/sessions?first=1`, token);
+    expect((await sessions()).status).toBe(403);
+    expect((await sb.api.get(`${org(a)}/${id}`)).status).toBe(404);
+    // An organization role passes an enterprise route (422), and the organization's route has none to change (404).
+    expect((await assign('POST', `${orgMembers(a)}/${id}`, ROLE_IDS.enterpriseViewer)).status).toBe(422);
+    expect((await assign('PATCH', `${orgMembers(a)}/${id}`, ROLE_IDS.orgViewer)).status).toBe(404);
+
+    const added = await assign('POST', `${orgMembers(a)}/${id}`, ROLE_IDS.sessionOperator);
+    expect(added.status).toBe(200);
+    expect(added.body.role_assignments).toEqual([
+      roleAt(null, ROLE_IDS.billingAdmin),
+      roleAt(a, ROLE_IDS.sessionOperator),
+    ]);
+    expect((await sessions()).status).toBe(200);
+    expect((await sb.api.get(`/v3/organizations/${b}/sessions?first=1`, token)).status).toBe(403);
+    // Now a member of the organization: its lists show it, at both paths; another's does not.
+    expect(await listed(orgMembers(a))).toContain(id);
+    expect(await listed(org(a))).toContain(id);
+    expect(await listed(orgMembers(b))).not.toContain(id);
+    expect((await sb.api.get(`${org(a)}/${id}`)).status).toBe(200);
+    expect((await assign('POST', `${orgMembers(a)}/${id}`, ROLE_IDS.orgViewer)).status).toBe(409);
+
+    const changed = await assign('PATCH', `${orgMembers(a)}/${id}`, ROLE_IDS.orgViewer);
+    expect(changed.status).toBe(200);
+    expect(changed.body.role_assignments).toContainEqual(roleAt(a, ROLE_IDS.orgViewer));
+    const create403 = await sb.api.call('POST', `/v3/organizations/${a}/sessions`, {
+      token,
+      body: { prompt: 'not allowed any more' },
+    });
+    expect(create403.status).toBe(403);
+
+    // Removing it from the organization takes its role there; it is not deleted and works elsewhere.
+    const removed = await sb.api.call('DELETE', `${orgMembers(a)}/${id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ deleted_at: null, role_assignments: [roleAt(null, ROLE_IDS.billingAdmin)] });
+    expect((await sessions()).status).toBe(403);
+    expect((await sb.api.get('/v3/enterprise/organizations', token)).status).toBe(200);
+    expect(await listed(orgMembers(a))).not.toContain(id);
+    expect((await sb.api.call('DELETE', `${orgMembers(a)}/${id}`)).status).toBe(404);
+    const actions = (
+      sb.db
+        .prepare(`SELECT action FROM audit_logs WHERE json_extract(data, '$.service_user_id') = ? ORDER BY rowid`)
+        .all(id) as Array<{ action: string }>
+    ).map((e) => e.action);
+    expect(actions).toEqual([
+      'create_service_user',
+      'assign_org_service_user_role',
+      'update_org_service_user_role',
+      'remove_org_service_user',
+    ]);
+  });
+
+  it('changes the role of one created in the organization, through that organization’s route', async () => {
+    const a = orgIds[0]!;
+    const created = await create(org(a), { name: 'Org runner', role_id: ROLE_IDS.sessionOperator });
+    const { service_user_id: id, credential: token } = created.body as { service_user_id: string; credential: string };
+    const res = await assign('PATCH', `${orgMembers(a)}/${id}`, ROLE_IDS.orgViewer);
+    expect(res.status).toBe(200);
+    expect(res.body.role_assignments).toEqual([roleAt(a, ROLE_IDS.orgViewer)]);
+    expect([...(await sb.api.get('/v3/self', token)).body.permissions].sort()).toEqual(
+      permsOf(ROLE_IDS.orgViewer).sort(),
+    );
+    // Deleting it at its organization's route deletes it: its credential stops working.
+    const del = await sb.api.call('DELETE', `${orgMembers(a)}/${id}`);
+    expect(del.body.deleted_at).toEqual(expect.any(Number));
+    expect((await sb.api.get('/v3/self', token)).status).toBe(401);
+    // Deleted: its roles no longer change, at either level.
+    for (const [method, path, roleId] of [
+      ['PATCH', `${orgMembers(a)}/${id}`, ROLE_IDS.orgMember],
+      ['POST', `${MEMBERS}/${id}`, ROLE_IDS.enterpriseViewer],
+    ] as const) {
+      expect((await assign(method, path, roleId)).status, `${method} ${path}`).toBe(404);
+    }
+  });
+
+  it('holds the provisioning rule (403 naming the permissions), 422 for bad roles, 404 for unknown ones, 409 for the demo ones', async () => {
+    const ungrantable = await assign('PATCH', `${MEMBERS}/service-user-ci-bot`, ROLE_IDS.serviceUserManager);
+    expect(ungrantable.status).toBe(403);
+    expect(ungrantable.body.ungrantable_permissions).toEqual(['ManageAccountServiceUsers', 'ManageOrgServiceUsers']);
+    const token = issueCredential(sb.db, 'service-user-terraform');
+    const wider = await assign('PATCH', `${MEMBERS}/service-user-ci-bot`, ROLE_IDS.securityAuditor, token);
+    expect(wider.status).toBe(403);
+    expect(wider.body.missing_permissions).toContain('ViewAccountAuditLogs');
+    expect(wider.body.detail).toContain('enterprise level');
+    const inOrg = await assign('POST', `${orgMembers(orgIds[3]!)}/service-user-ci-bot`, ROLE_IDS.orgMember, token);
+    expect(inOrg.status).toBe(403);
+    expect(inOrg.body.missing_permissions).toEqual(['ViewOrgMembership']);
+    // Nothing changed.
+    expect((await sb.api.get(`${MEMBERS}/service-user-ci-bot`)).body.role_assignments).toEqual([
+      roleAt(null, ROLE_IDS.platformAutomation),
+    ]);
+
+    for (const [roleId, msg] of [
+      ['role-nope', /not a role of this enterprise/],
+      [ROLE_IDS.orgMember, /organization role; this operation takes an enterprise role/],
+    ] as const) {
+      const r = await assign('PATCH', `${MEMBERS}/service-user-ci-bot`, roleId);
+      expect(r.status).toBe(422);
+      expect(r.body.errors[0]).toMatchObject({ loc: ['body', 'role_id'], msg: expect.stringMatching(msg) });
+    }
+    expect((await assign('POST', `${MEMBERS}/service-user-nope`, ROLE_IDS.enterpriseViewer)).status).toBe(404);
+    expect((await assign('PATCH', `${MEMBERS}/service-user-legacy-deploy`, ROLE_IDS.enterpriseViewer)).status).toBe(
+      404,
+    );
+    expect((await assign('POST', `${orgMembers('org-nope')}/service-user-ci-bot`, ROLE_IDS.orgMember)).status).toBe(
+      404,
+    );
+    const demo = await assign('PATCH', `${MEMBERS}/service-user-sandbox-viewer`, ROLE_IDS.enterpriseMember);
+    expect(demo.status).toBe(409);
+    expect((await assign('PATCH', `${MEMBERS}/service-user-ci-bot`, ROLE_IDS.enterpriseViewer, VIEWER)).status).toBe(
+      403,
+    );
+  });
+
+  it('checks an organization-level credential in the organization of either path', async () => {
+    // Payments Org Automation: Org Admin in the second organization only.
+    const token = issueCredential(sb.db, 'service-user-payments-automation');
+    const [mine, other] = [orgIds[1]!, orgIds[0]!];
+    for (const path of [orgMembers(mine), org(mine)]) expect((await sb.api.get(path, token)).status).toBe(200);
+    for (const path of [orgMembers(other), org(other)]) {
+      const res = await sb.api.get(path, token);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ permission: 'ManageOrgServiceUsers', level: 'organization', org_id: other });
+    }
+    expect((await sb.api.get(MEMBERS, token)).status).toBe(403);
   });
 });
 
