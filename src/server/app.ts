@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
-import { openSqliteConsoleStore, type ConsoleStore } from './console/storage/console-store';
+import { openSqliteConsoleStore, redactingStore, type ConsoleStore } from './console/storage/console-store';
 import { databasePassword, StoreUnavailable } from './console/storage/postgres';
 import { CONSOLE_MAX_BODY_BYTES, STORE_RETRY_AFTER_S, storeUnavailableDetail } from './console/problems';
 import { createUpstreamClient } from './console/upstream-client';
@@ -84,11 +84,14 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       'DATABASE_URL is set: open the PostgreSQL store first (openConsoleStoreFor) and pass it as `store`',
     );
   }
-  const store =
+  // History and settings are redacted before they are written (the credential never reaches the disk).
+  const store = redactingStore(
     opts.store ??
-    openSqliteConsoleStore(config.dataDir, {
-      retention: { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays },
-    });
+      openSqliteConsoleStore(config.dataDir, {
+        retention: { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays },
+      }),
+    redactor,
+  );
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
   const consoleApp = createConsoleApp({
     config,

@@ -1,5 +1,6 @@
 /** The body scanner the proxy streams answers through: every copy masked, whatever the chunking, nothing else touched. */
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { createRedactor } from './redact';
 
 const SECRET = 'cog_stream_scanner_credential_7e6d5c4b';
@@ -27,6 +28,14 @@ const copies: Array<[string, string]> = [
   ['base64', Buffer.from(SECRET).toString('base64')],
   ['base64 inside a longer text', Buffer.from(`user:${SECRET}`).toString('base64')],
   ['base64url', Buffer.from(`xy${SECRET}`).toString('base64url')],
+  [
+    'literal \\x text in JSON (backslashes doubled)',
+    [...SECRET].map((c) => `\\\\x${c.charCodeAt(0).toString(16)}`).join(''),
+  ],
+  ['literal \\u text in JSON', `\\\\u0063\\\\u006f${SECRET.slice(2)}`],
+  ['HTML decimal references', SECRET.replace(/_/g, '&#95;')],
+  ['HTML hex references, leading zeros', SECRET.replace(/_/g, '&#x005F;')],
+  ['HTML named references', SECRET.replace(/_/g, '&lowbar;')],
   ['hex', Buffer.from(SECRET).toString('hex')],
   ['HEX', Buffer.from(SECRET).toString('hex').toUpperCase()],
 ];
@@ -89,5 +98,34 @@ describe('the body scanner', () => {
     expect(scanner.push(chunk).length).toBe(1000 - (r.window - 1));
     expect(scanner.push(chunk, true).length).toBe(1000 + r.window - 1);
     expect(scanner.end().length).toBe(0);
+  });
+});
+
+describe('decoded values', () => {
+  it('redacts a string that hides a copy only decoding shows, and leaves other values as they were', () => {
+    const hidden = {
+      nested: encodeURIComponent(encodeURIComponent(SECRET)).replace(/_/g, '%255F'),
+      gzipped: `10.0.0.0/8 ${gzipSync(SECRET).toString('base64')}`,
+      entityThenEscape: SECRET.replace('_', '&#92;u005f'),
+    };
+    const clean = r.redactValue({ ...hidden, keep: ['10.0.0.0/8', 'caf\\u00e9'], n: 3 });
+    expect(clean).toEqual({
+      nested: '[redacted]',
+      gzipped: '[redacted]',
+      entityThenEscape: '[redacted]',
+      keep: ['10.0.0.0/8', 'caf\\u00e9'],
+      n: 3,
+    });
+  });
+
+  it('redacts a JSON text value by value, and a literal \\u form JSON.stringify doubled', () => {
+    const literal = [...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const text = JSON.stringify({ detail: `bad key ${literal}`, ok: 'fine' });
+    const out = r.redactJson(text);
+    expect(JSON.parse(out)).toEqual({ detail: 'bad key [redacted]', ok: 'fine' });
+    // As text alone (a body redacted after JSON.stringify), the doubled backslashes are consumed whole.
+    const asText = r.redact(text);
+    expect(asText).not.toContain('\\u');
+    expect(JSON.parse(asText)).toEqual({ detail: 'bad key [redacted]', ok: 'fine' });
   });
 });

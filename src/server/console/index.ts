@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { accessModeOf } from '../access';
 import type { Config } from '../config';
 import { compressLargeJson } from './compress';
+import { redactAnswers } from './redact-answers';
 import { doctorHandlers } from './doctor';
 import { gitPermissionHandlers } from './git-permissions';
 import { enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
@@ -21,7 +22,7 @@ export interface ConsoleDeps {
   startedAt: number;
   /** The console's own store: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by replicas. */
   store: ConsoleStore;
-  /** Removes the credential from every answer, stored error and log line. */
+  /** Removes the credential from every answer (any status), the history as stored and log lines. */
   redactor: Redactor;
   /** The credential the proxy adds (the doctor checks it); never answered. */
   apiKey?: string;
@@ -30,6 +31,8 @@ export interface ConsoleDeps {
 export function createConsoleApp(deps: ConsoleDeps): Hono {
   const app = new Hono();
   app.use(compressLargeJson());
+  // Inside the compression: every answer (success, problem, not found) is redacted before it is packed.
+  app.use(redactAnswers(deps.redactor));
   mountConsoleOperations(app, {
     'console.health': async () => {
       const uptime_s = Math.round((Date.now() - deps.startedAt) / 1000);

@@ -24,6 +24,7 @@ import { createPgSettingsStore, createSettingsStore, type SettingsStore } from '
 import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '../ip-access-list/store';
 import { createPgIpAccessListStore } from '../ip-access-list/store-postgres';
 import { join } from 'node:path';
+import type { Redactor } from '../../redact';
 
 export interface ConsoleStore {
   kind: 'sqlite' | 'postgres';
@@ -110,6 +111,30 @@ export async function openPostgresConsoleStore(
     postgres: db,
     health: () => db.ping(),
     close: () => db.close(),
+  };
+}
+
+/**
+ * The same store, with every history row and setting redacted before it is written: the previous and resulting
+ * sets, the planned changes, an error, a stored report. Redacted before the write, so the credential an
+ * upstream put into its data never reaches console.db, its WAL, or PostgreSQL.
+ */
+export function redactingStore(store: ConsoleStore, redactor: Redactor): ConsoleStore {
+  const clean = redactor.redactValue;
+  const { gitPermissions: git, ipAccessList: ip, settings } = store;
+  return {
+    ...store,
+    gitPermissions: {
+      ...git,
+      begin: (input) => git.begin(clean(input)),
+      finish: (orgId, id, outcome) => git.finish(orgId, id, clean(outcome)),
+    },
+    ipAccessList: {
+      ...ip,
+      begin: (input) => ip.begin(clean(input)),
+      finish: (id, outcome) => ip.finish(id, clean(outcome)),
+    },
+    settings: { ...settings, set: (key, value) => settings.set(key, clean(value)) },
   };
 }
 
