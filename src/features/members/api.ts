@@ -5,15 +5,22 @@
  * roles matrix, effective access).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { InviteUsersBody, RoleIdBody } from '@/api/operations/members';
+import type { InviteUsersBody, Role, RoleIdBody } from '@/api/operations/members';
 import type { CreateServiceUserBody } from '@/api/operations/service-users';
-import type { RegisterIdpGroupsBody } from '@/api/operations/idp-groups';
+import type { IdpGroup, RegisterIdpGroupsBody } from '@/api/operations/idp-groups';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 /** Rows per page of the member, service-user and IdP-group lists (the API's maximum). */
 export const MEMBERS_PAGE_SIZE = 200;
+/** Pages of the vendor's lists (its maximum `first` is 100). */
+const VENDOR_PAGE_SIZE = 100;
+/**
+ * The IdP groups screen reads each group's role in this many organizations at most (one list per organization);
+ * beyond them it says which organizations it did not read, and the roles dialog reads one on demand.
+ */
+export const IDP_ORG_ROLE_READS = 50;
 /** Reading a whole set stops here (a list that never ends, or one far larger than any enterprise's). */
 const MAX_PAGES = 100;
 
@@ -50,6 +57,10 @@ export const serviceUserKeys = {
 export const idpGroupKeys = {
   all: ['idp-groups'] as const,
   lists: () => [...idpGroupKeys.all, 'list'] as const,
+  /** The groups' enterprise roles (`idpGroups.roles.list`). */
+  enterpriseRoles: () => [...idpGroupKeys.all, 'roles', 'enterprise'] as const,
+  /** The groups' roles in one organization (`idpGroups.organization.roles.list`). */
+  orgRoles: (orgId: string) => [...idpGroupKeys.all, 'roles', `org:${orgId}`] as const,
 };
 
 // ---------------------------------------------------------------- roles
@@ -195,6 +206,29 @@ export function useCreateServiceUser() {
   });
 }
 
+/**
+ * Gives a service user a role, or changes it (`change`: it has one at that level already): its enterprise role
+ * (`orgId` null) or its role in an organization.
+ */
+export function useSetServiceUserRole() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { serviceUserId: string; orgId: string | null; change: boolean; body: RoleIdBody }) => {
+      if (v.orgId === null) {
+        const params = { service_user_id: v.serviceUserId };
+        return v.change
+          ? apiCall('serviceUsers.roles.update', { params, body: v.body })
+          : apiCall('serviceUsers.roles.assign', { params, body: v.body });
+      }
+      const params = { org_id: v.orgId, service_user_id: v.serviceUserId };
+      return v.change
+        ? apiCall('serviceUsers.organization.roles.update', { params, body: v.body })
+        : apiCall('serviceUsers.organization.roles.assign', { params, body: v.body });
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: serviceUserKeys.all }),
+  });
+}
+
 export function useDeleteServiceUser() {
   const qc = useQueryClient();
   return useMutation({
@@ -216,6 +250,105 @@ export const idpGroupsInfiniteQueryOptions = () =>
     page: (after, signal) => apiCall('idpGroups.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal }),
     staleTime: 30_000,
   });
+
+/** A group's role at one level, as the role-mapping lists answer it. */
+export type GroupRoles = ReadonlyMap<string, Role>;
+
+/** The first role of a group's `role_assignments` at a level (`orgId` null: the enterprise). */
+function roleAt(g: IdpGroup, orgId: string | null): Role | undefined {
+  const list = g.role_assignments ?? [];
+  // An organization's list may leave `org_id` out of its assignments: every one there is of that organization.
+  return (orgId === null ? list.find((a) => !a.org_id) : (list.find((a) => a.org_id === orgId) ?? list[0]))?.role;
+}
+
+/** Each registered group's enterprise role, by group name (a group absent from the whole list has none). */
+export const idpGroupEnterpriseRolesQueryOptions = () =>
+  queryOptions({
+    queryKey: idpGroupKeys.enterpriseRoles(),
+    queryFn: async ({ signal }): Promise<GroupRoles> => {
+      const groups = await readAllPages(
+        (after, s) => apiCall('idpGroups.roles.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The IdP groups’ enterprise roles' },
+      );
+      const out = new Map<string, Role>();
+      for (const g of groups) {
+        const role = roleAt(g, null);
+        if (role) out.set(g.idp_group_name, role);
+      }
+      return out;
+    },
+    staleTime: 30_000,
+    retry: false,
+  });
+
+/** Each group's role in one organization, by group name. */
+export const idpGroupOrgRolesQueryOptions = (orgId: string) =>
+  queryOptions({
+    queryKey: idpGroupKeys.orgRoles(orgId),
+    queryFn: async ({ signal }): Promise<GroupRoles> => {
+      const groups = await readAllPages(
+        (after, s) =>
+          apiCall('idpGroups.organization.roles.list', {
+            params: { org_id: orgId },
+            query: { first: VENDOR_PAGE_SIZE, after },
+            signal: s ?? signal,
+          }),
+        { maxPages: MAX_PAGES, signal, what: 'The IdP groups’ roles in this organization' },
+      );
+      const out = new Map<string, Role>();
+      for (const g of groups) {
+        const role = roleAt(g, orgId);
+        if (role) out.set(g.idp_group_name, role);
+      }
+      return out;
+    },
+    staleTime: 30_000,
+    retry: false,
+  });
+
+/**
+ * Gives a group a role, or changes it (`change`: it has one there already), at the enterprise level (`orgId`
+ * null) or in an organization.
+ */
+export function useSetIdpGroupRole() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { name: string; orgId: string | null; change: boolean; body: RoleIdBody }) => {
+      if (v.orgId === null) {
+        const params = { idp_group_name: v.name };
+        return v.change
+          ? apiCall('idpGroups.roles.update', { params, body: v.body })
+          : apiCall('idpGroups.roles.assign', { params, body: v.body });
+      }
+      const params = { org_id: v.orgId, idp_group_name: v.name };
+      return v.change
+        ? apiCall('idpGroups.organization.roles.update', { params, body: v.body })
+        : apiCall('idpGroups.organization.roles.assign', { params, body: v.body });
+    },
+    // Its members' roles change with it.
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
+        qc.invalidateQueries({ queryKey: memberKeys.all }),
+      ]),
+  });
+}
+
+/** Removes a group's role at a level; the group stays registered. */
+export function useRemoveIdpGroupRole() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { name: string; orgId: string | null }) =>
+      v.orgId === null
+        ? apiCall('idpGroups.roles.remove', { params: { idp_group_name: v.name } })
+        : apiCall('idpGroups.organization.roles.remove', { params: { org_id: v.orgId, idp_group_name: v.name } }),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
+        qc.invalidateQueries({ queryKey: memberKeys.all }),
+      ]),
+  });
+}
 
 export function useRegisterIdpGroups() {
   const qc = useQueryClient();

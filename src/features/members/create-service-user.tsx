@@ -23,7 +23,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { selfQueryOptions } from '@/lib/principal';
 import { rolesQueryOptions, useCreateServiceUser, type MembersScope } from './api';
-import { grantableRoles, permissionCount, refusalReason } from './roles';
+import { grantableRoles, refusalReason, roleOptionLabel } from './roles';
 import type { OrgDirectory } from './shared';
 
 interface CreateValues {
@@ -190,11 +190,11 @@ function RoleChoice({ fixedOrg }: { fixedOrg: string | undefined }) {
         description={
           grantable.known
             ? `Only roles whose permissions the console’s own credential holds ${orgId ? 'in this organization' : 'enterprise-wide'} are offered.`
-            : 'The API does not say what the console’s credential holds: every role is offered and the API decides.'
+            : grantable.unknownReason
         }
         options={grantable.offered.map((r) => ({
           value: r.role_id,
-          label: `${r.role_name} (${permissionCount(r)})`,
+          label: roleOptionLabel(r),
           textValue: r.role_name,
         }))}
       />

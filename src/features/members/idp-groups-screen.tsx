@@ -1,15 +1,22 @@
 /**
- * IdP groups of the enterprise: each with the roles its members get and how many members it has; register
- * many at once from a pasted list (one name per line, up to 100: repeats and names already registered are
- * flagged and sent once or ignored, malformed names stop the form); delete one behind a confirmation.
+ * IdP groups of the enterprise: each with its enterprise role (`idpGroups.roles.list`) and its role in each
+ * organization (`idpGroups.organization.roles.list`, one list per organization, the first
+ * ${IDP_ORG_ROLE_READS} organizations on the table), and how many members it has when the API says so; give a
+ * group a role, change it or remove it, enterprise-wide or in one organization; register many at once from a
+ * pasted list (one name per line, up to 100: repeats and names already registered are flagged and sent once or
+ * ignored, malformed names stop the form); delete one behind a confirmation. Where a list could not be read, the
+ * cell says so instead of "no role".
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
+import { Plus, Trash2, UserCog } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { RegisterIdpGroupsBody, type IdpGroup } from '@/api/operations/idp-groups';
+import { RoleIdBody, type Role } from '@/api/operations/members';
+import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { Form, SubmitButton, TextareaField } from '@/components/form';
+import { FilterSelect } from '@/components/filter-select';
+import { Form, SelectField, SubmitButton, TextareaField } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
@@ -18,19 +25,91 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } fr
 import { toast } from '@/components/ui/toast';
 import { formatNumber } from '@/lib/format';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
-import { idpGroupsInfiniteQueryOptions, useDeleteIdpGroup, useRegisterIdpGroups } from './api';
+import {
+  IDP_ORG_ROLE_READS,
+  idpGroupEnterpriseRolesQueryOptions,
+  idpGroupOrgRolesQueryOptions,
+  idpGroupsInfiniteQueryOptions,
+  rolesQueryOptions,
+  useDeleteIdpGroup,
+  useRegisterIdpGroups,
+  useRemoveIdpGroupRole,
+  useSetIdpGroupRole,
+  type GroupRoles,
+} from './api';
 import { IDP_GROUPS_LIMIT, readIdpGroupNames } from './paste-list';
-import { AssignmentBadges, Flagged, MissingPermission, useOrganizations } from './shared';
+import { roleOptionLabel, rolesOfType } from './roles';
+import { Flagged, MissingPermission, NotPublished, useOrganizations, type OrgDirectory } from './shared';
+
+/** What the role-mapping lists established: the enterprise roles, and the roles in each organization read. */
+export interface GroupRoleView {
+  /** Undefined while loading or when it could not be read (`enterpriseError`). */
+  enterprise: GroupRoles | undefined;
+  enterpriseError: unknown;
+  /** The organizations whose list was read, with each group's role there. */
+  byOrg: ReadonlyMap<string, GroupRoles>;
+  /** Organizations not (yet) read: beyond the bound, loading, or refused. */
+  unread: number;
+}
+
+/** A group's organization roles, from the lists read: one entry per organization where it has one. */
+export function orgRolesOf(name: string, view: GroupRoleView): Array<{ orgId: string; role: Role }> {
+  const out: Array<{ orgId: string; role: Role }> = [];
+  for (const [orgId, roles] of view.byOrg) {
+    const role = roles.get(name);
+    if (role) out.push({ orgId, role });
+  }
+  return out;
+}
 
 const col = columnHelper<IdpGroup>();
 
+function EnterpriseRoleCell({ name, view }: { name: string; view: GroupRoleView }) {
+  if (view.enterpriseError) return <span className="text-xs text-muted">Could not be read</span>;
+  if (!view.enterprise) return <span className="text-xs text-muted">Reading…</span>;
+  const role = view.enterprise.get(name);
+  return role ? (
+    <Badge tone="accent" title={`${role.role_name}, enterprise-wide`} className="max-w-full truncate">
+      {role.role_name}
+    </Badge>
+  ) : (
+    <span className="text-xs text-muted">None</span>
+  );
+}
+
+function OrgRolesCell({ name, view, orgName }: { name: string; view: GroupRoleView; orgName: (id: string) => string }) {
+  const roles = orgRolesOf(name, view);
+  const shown = roles.slice(0, 3);
+  return (
+    <span className="flex min-w-0 flex-wrap items-center gap-1">
+      {shown.map(({ orgId, role }) => (
+        <Badge key={orgId} className="max-w-full truncate" title={`${role.role_name} in ${orgName(orgId)}`}>
+          {role.role_name} · {orgName(orgId)}
+        </Badge>
+      ))}
+      {roles.length > shown.length && (
+        <span className="text-xs text-muted">+{formatNumber(roles.length - shown.length)} more</span>
+      )}
+      {roles.length === 0 && view.unread === 0 && <span className="text-xs text-muted">None</span>}
+      {view.unread > 0 && (
+        <span className="text-xs text-muted">
+          {roles.length === 0 ? 'None in the organizations read; ' : ''}
+          {formatNumber(view.unread)} {view.unread === 1 ? 'organization' : 'organizations'} not read
+        </span>
+      )}
+    </span>
+  );
+}
+
 function groupColumns(opts: {
   orgName: (orgId: string) => string;
+  view: GroupRoleView;
   canManage: boolean | undefined;
   reason: string | undefined;
+  onRoles: (g: IdpGroup) => void;
   onDelete: (g: IdpGroup) => void;
 }) {
-  const { orgName, canManage, reason, onDelete } = opts;
+  const { orgName, view, canManage, reason, onRoles, onDelete } = opts;
   return col.columns([
     col.accessor('idp_group_name', {
       header: 'IdP group',
@@ -38,46 +117,94 @@ function groupColumns(opts: {
       enableHiding: false,
       meta: { width: 'minmax(12rem,1.2fr)', className: 'truncate font-medium' },
     }),
-    col.display({
-      id: 'roles',
-      header: 'Roles its members get',
-      meta: { width: 'minmax(14rem,2fr)', label: 'Roles its members get' },
-      cell: ({ row: { original: g } }) =>
-        (g.role_assignments ?? []).length > 0 ? (
-          <AssignmentBadges assignments={g.role_assignments ?? []} orgName={orgName} max={3} />
-        ) : (
-          <span className="text-xs text-muted">No role yet</span>
-        ),
+    col.accessor((g) => view.enterprise?.get(g.idp_group_name)?.role_name ?? '', {
+      id: 'enterprise_role',
+      header: 'Enterprise role',
+      enableSorting: true,
+      meta: { width: 'minmax(9rem,0.9fr)', label: 'Enterprise role' },
+      cell: ({ row: { original: g } }) => <EnterpriseRoleCell name={g.idp_group_name} view={view} />,
     }),
-    col.accessor((g) => g.member_count ?? 0, {
+    col.display({
+      id: 'org_roles',
+      header: 'Organization roles',
+      meta: { width: 'minmax(14rem,2fr)', label: 'Organization roles' },
+      cell: ({ row: { original: g } }) => <OrgRolesCell name={g.idp_group_name} view={view} orgName={orgName} />,
+    }),
+    col.accessor((g) => g.member_count ?? -1, {
       id: 'member_count',
       header: 'Members',
       enableSorting: true,
       sortDescFirst: true,
-      meta: { width: '6rem', align: 'end', className: 'tabular-nums' },
-      cell: ({ row: { original: g } }) => (g.member_count === undefined ? '—' : formatNumber(g.member_count)),
+      meta: { width: '7rem', align: 'end', className: 'tabular-nums' },
+      cell: ({ row: { original: g } }) =>
+        g.member_count === undefined ? (
+          <NotPublished what="how many members a group has" />
+        ) : (
+          formatNumber(g.member_count)
+        ),
     }),
-    col.accessor('created_at', { header: 'Registered', ...timeColumn({ width: '7.5rem' }) }),
+    col.accessor('created_at', {
+      header: 'Registered',
+      ...timeColumn({ width: '7.5rem' }),
+      cell: ({ row: { original: g } }) =>
+        g.created_at === undefined ? (
+          <NotPublished what="when a group was registered" />
+        ) : (
+          timeColumn().cell({ getValue: () => g.created_at })
+        ),
+    }),
     col.display({
       id: 'actions',
       header: 'Actions',
       enableHiding: false,
-      meta: { width: '6rem', label: 'Actions' },
+      meta: { width: '10.5rem', label: 'Actions', className: 'flex gap-1' },
       cell: ({ row: { original: g } }) => (
-        <Button
-          size="sm"
-          variant="ghost"
-          className="text-danger"
-          disabled={canManage === false}
-          title={reason}
-          aria-label={`Delete ${g.idp_group_name}`}
-          onClick={() => onDelete(g)}
-        >
-          <Trash2 className="size-3.5" aria-hidden /> Delete
-        </Button>
+        <>
+          <Button size="sm" aria-label={`Roles of ${g.idp_group_name}`} onClick={() => onRoles(g)}>
+            <UserCog className="size-3.5" aria-hidden /> Roles
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-danger"
+            disabled={canManage === false}
+            title={reason}
+            aria-label={`Delete ${g.idp_group_name}`}
+            onClick={() => onDelete(g)}
+          >
+            <Trash2 className="size-3.5" aria-hidden /> Delete
+          </Button>
+        </>
       ),
     }),
   ]);
+}
+
+/** Stable (module level), so that `useQueries` keeps its combined result while no list changes. */
+const dataOf = (results: ReadonlyArray<{ data: GroupRoles | undefined }>) => results.map((q) => q.data);
+
+/** The role-mapping lists: the enterprise's, and each organization's for the first organizations. */
+function useGroupRoleView(orgs: OrgDirectory): GroupRoleView {
+  const enterprise = useQuery(idpGroupEnterpriseRolesQueryOptions());
+  const { organizations } = orgs;
+  const read = useMemo(() => organizations.slice(0, IDP_ORG_ROLE_READS), [organizations]);
+  const perOrg = useQueries({
+    queries: read.map((o) => idpGroupOrgRolesQueryOptions(o.org_id)),
+    combine: dataOf,
+  });
+  return useMemo(() => {
+    const byOrg = new Map<string, GroupRoles>();
+    perOrg.forEach((r, i) => {
+      const id = read[i]?.org_id;
+      if (r && id) byOrg.set(id, r);
+    });
+    return {
+      enterprise: enterprise.data,
+      enterpriseError: enterprise.error,
+      byOrg,
+      unread: organizations.length - byOrg.size,
+    };
+  }, [enterprise.data, enterprise.error, perOrg, read, organizations.length]);
 }
 
 export function IdpGroupsScreen() {
@@ -85,12 +212,14 @@ export function IdpGroupsScreen() {
   const reason = missingPermissionTitle('ManageAccountMembership', canManage);
   const orgs = useOrganizations();
   const query = useInfiniteQuery(idpGroupsInfiniteQueryOptions());
+  const view = useGroupRoleView(orgs);
   const [deleting, setDeleting] = useState<IdpGroup | null>(null);
+  const [editing, setEditing] = useState<IdpGroup | null>(null);
   const [registering, setRegistering] = useState(false);
   const remove = useDeleteIdpGroup();
   const columns = useMemo(
-    () => groupColumns({ orgName: orgs.name, canManage, reason, onDelete: setDeleting }),
-    [orgs.name, canManage, reason],
+    () => groupColumns({ orgName: orgs.name, view, canManage, reason, onRoles: setEditing, onDelete: setDeleting }),
+    [orgs.name, view, canManage, reason],
   );
   const known = useMemo(
     () => new Set(query.data?.pages.flatMap((p) => p.items.map((g) => g.idp_group_name.toLowerCase())) ?? []),
@@ -101,7 +230,7 @@ export function IdpGroupsScreen() {
     <>
       <PageHeader
         title="IdP groups"
-        description="Groups of your identity provider: their members get the roles mapped to the group."
+        description="Groups of your identity provider: their members get the group’s enterprise role and its role in each organization."
         actions={
           <>
             <Button
@@ -116,15 +245,35 @@ export function IdpGroupsScreen() {
           </>
         }
       />
+      {view.enterpriseError ? (
+        <div className="mb-3">
+          <ProblemView compact error={view.enterpriseError}>
+            <span className="text-sm text-muted">The groups’ enterprise roles could not be read.</span>
+          </ProblemView>
+        </div>
+      ) : null}
+      {orgs.organizations.length > IDP_ORG_ROLE_READS && (
+        <p className="mb-2 text-xs text-muted" role="note">
+          Organization roles are read for the first {formatNumber(IDP_ORG_ROLE_READS)} of{' '}
+          {formatNumber(orgs.organizations.length)} organizations; a group’s Roles show any organization.
+        </p>
+      )}
       <DataTable
         label="IdP groups"
         tableId="idp-groups"
         columns={columns}
         query={query}
         getRowId={(g) => g.idp_group_name}
-        minWidth="52rem"
+        minWidth="62rem"
         estimateRowHeight={48}
         empty={{ title: 'No IdP groups yet', hint: 'Register them with Register groups.' }}
+      />
+      <GroupRolesDialog
+        group={editing}
+        orgs={orgs}
+        view={view}
+        canManage={canManage}
+        onClose={() => setEditing(null)}
       />
       <Dialog open={registering} onOpenChange={setRegistering}>
         <DialogContent className="w-[min(94vw,38rem)]">
@@ -146,7 +295,11 @@ export function IdpGroupsScreen() {
         }}
         destructive
         title={`Delete the IdP group ${deleting?.idp_group_name ?? ''}?`}
-        description={`Its ${formatNumber(deleting?.member_count ?? 0)} members lose the roles the group gives them (roles held directly stay). Its role mappings go with it.`}
+        description={`${
+          deleting?.member_count === undefined
+            ? 'Its members lose'
+            : `Its ${formatNumber(deleting.member_count)} ${deleting.member_count === 1 ? 'member loses' : 'members lose'}`
+        } the roles the group gives them (roles held directly stay). Its role mappings go with it.`}
         confirmLabel="Delete group"
         pending={remove.isPending}
         onConfirm={() => {
@@ -168,6 +321,221 @@ export function IdpGroupsScreen() {
         )}
       </ConfirmDialog>
     </>
+  );
+}
+
+/**
+ * A group's roles: its enterprise role, and its role in the organization chosen (read on demand, so any
+ * organization, not only those on the table). Each is given, changed or removed on its own.
+ */
+function GroupRolesDialog({
+  group,
+  orgs,
+  view,
+  canManage,
+  onClose,
+}: {
+  group: IdpGroup | null;
+  orgs: OrgDirectory;
+  view: GroupRoleView;
+  canManage: boolean | undefined;
+  onClose: () => void;
+}) {
+  const name = group?.idp_group_name ?? '';
+  const [orgId, setOrgId] = useState('');
+  const current = orgRolesOf(name, view);
+  const chosen = orgId || current[0]?.orgId || orgs.organizations[0]?.org_id || '';
+  return (
+    <Dialog
+      open={group !== null}
+      onOpenChange={(o) => {
+        if (!o) {
+          setOrgId('');
+          onClose();
+        }
+      }}
+    >
+      <DialogContent className="w-[min(94vw,40rem)]">
+        <DialogTitle>Roles of {name}</DialogTitle>
+        <DialogDescription>
+          Members of the group get its enterprise role everywhere, and its role in an organization there. Roles held
+          directly do not change.
+        </DialogDescription>
+        {group && (
+          <div className="mt-4 flex flex-col gap-5">
+            <section aria-labelledby="group-enterprise-role" className="flex flex-col gap-2">
+              <h3 id="group-enterprise-role" className="text-sm font-semibold">
+                Enterprise role
+              </h3>
+              {view.enterpriseError ? (
+                <ProblemView compact error={view.enterpriseError} />
+              ) : !view.enterprise ? (
+                <p className="text-sm text-muted">Reading…</p>
+              ) : (
+                <LevelRoleForm
+                  key={`enterprise:${view.enterprise.get(name)?.role_id ?? ''}`}
+                  name={name}
+                  orgId={null}
+                  where="enterprise role"
+                  current={view.enterprise.get(name)}
+                  canManage={canManage}
+                />
+              )}
+            </section>
+            <section aria-labelledby="group-org-role" className="flex flex-col gap-2">
+              <h3 id="group-org-role" className="text-sm font-semibold">
+                Role in an organization
+              </h3>
+              {current.length > 0 && (
+                <p className="text-xs text-muted">
+                  Has a role in:{' '}
+                  {current.map((c) => `${orgs.name(c.orgId)} (${c.role.role_name})`).join(', ')}
+                  {view.unread > 0 ? ' among the organizations read' : ''}.
+                </p>
+              )}
+              {orgs.organizations.length === 0 ? (
+                <p className="text-sm text-muted">No organizations.</p>
+              ) : (
+                <>
+                  <FilterSelect
+                    className="w-full sm:w-72"
+                    label="Organization"
+                    value={chosen}
+                    options={orgs.organizations.map((o) => ({ value: o.org_id, label: o.name }))}
+                    onValueChange={(v) => setOrgId(v)}
+                  />
+                  {chosen && <OrgRole name={name} orgId={chosen} orgName={orgs.name(chosen)} canManage={canManage} />}
+                </>
+              )}
+            </section>
+          </div>
+        )}
+        <div className="mt-4 flex justify-end">
+          <DialogClose asChild>
+            <Button>Close</Button>
+          </DialogClose>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function OrgRole({
+  name,
+  orgId,
+  orgName,
+  canManage,
+}: {
+  name: string;
+  orgId: string;
+  orgName: string;
+  canManage: boolean | undefined;
+}) {
+  const roles = useQuery(idpGroupOrgRolesQueryOptions(orgId));
+  if (roles.error) return <ProblemView compact error={roles.error} onRetry={() => void roles.refetch()} />;
+  if (!roles.data) return <p className="text-sm text-muted">Reading…</p>;
+  const current = roles.data.get(name);
+  return (
+    <LevelRoleForm
+      key={`${orgId}:${current?.role_id ?? ''}`}
+      name={name}
+      orgId={orgId}
+      where={`role in ${orgName}`}
+      current={current}
+      canManage={canManage}
+    />
+  );
+}
+
+/** One level's role of a group: the role select and Save (assign or change), and Remove when it has one. */
+function LevelRoleForm({
+  name,
+  orgId,
+  where,
+  current,
+  canManage,
+}: {
+  name: string;
+  orgId: string | null;
+  /** "enterprise role", "role in Payments Core". */
+  where: string;
+  current: Role | undefined;
+  canManage: boolean | undefined;
+}) {
+  const roles = useQuery(rolesQueryOptions());
+  const set = useSetIdpGroupRole();
+  const remove = useRemoveIdpGroupRole();
+  const reason = missingPermissionTitle('ManageAccountMembership', canManage);
+  const options = useMemo(
+    () =>
+      rolesOfType(roles.data ?? [], orgId === null ? 'enterprise' : 'org').map((r) => ({
+        value: r.role_id,
+        label: roleOptionLabel(r),
+        textValue: r.role_name,
+      })),
+    [roles.data, orgId],
+  );
+  const label = where[0]!.toUpperCase() + where.slice(1);
+  return (
+    <div className="flex flex-col gap-2">
+      <p className="text-sm" data-testid={orgId === null ? 'group-enterprise-role' : 'group-org-role'}>
+        {current ? (
+          <>
+            Now: <span className="font-medium">{current.role_name}</span>
+          </>
+        ) : (
+          <span className="text-muted">No {where} now.</span>
+        )}
+      </p>
+      <Form
+        schema={RoleIdBody}
+        defaultValues={{ role_id: current?.role_id ?? '' }}
+        aria-label={`${label} of ${name}`}
+        onSubmit={async (body) => {
+          remove.reset();
+          const updated = await set.mutateAsync({ name, orgId, change: current !== undefined, body });
+          const role = (updated.role_assignments ?? []).find((a) =>
+            orgId === null ? !a.org_id : (a.org_id ?? orgId) === orgId,
+          )?.role;
+          toast({
+            title: `${name}: ${where} is now ${role?.role_name ?? roles.data?.find((r) => r.role_id === body.role_id)?.role_name ?? body.role_id}`,
+            tone: 'success',
+          });
+        }}
+        actions={
+          <div className="flex flex-wrap justify-end gap-2">
+            {current && (
+              <Button
+                variant="ghost"
+                className="text-danger"
+                disabled={canManage === false || remove.isPending}
+                title={reason}
+                onClick={() =>
+                  remove.mutate(
+                    { name, orgId },
+                    { onSuccess: () => toast({ title: `${name}: ${where} removed`, tone: 'success' }) },
+                  )
+                }
+              >
+                {remove.isPending ? 'Removing…' : `Remove ${where}`}
+              </Button>
+            )}
+            <SubmitButton pendingLabel="Saving…" disabled={canManage === false}>
+              {current ? `Change ${where}` : `Give ${where}`}
+            </SubmitButton>
+          </div>
+        }
+      >
+        <SelectField
+          name="role_id"
+          label={label}
+          options={options}
+          placeholder={roles.data ? 'Choose a role' : 'Loading roles…'}
+          disabled={!roles.data || canManage === false}
+        />
+      </Form>
+      {remove.error && <ProblemView compact error={remove.error} />}
+    </div>
   );
 }
 

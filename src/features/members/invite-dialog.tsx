@@ -18,7 +18,7 @@ import { ApiError, isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { rolesQueryOptions, useInviteUsers } from './api';
 import { INVITATIONS_LIMIT, readInvitations } from './paste-list';
-import { permissionCount, rolesOfType } from './roles';
+import { roleOptionLabel, rolesOfType } from './roles';
 import { Flagged } from './shared';
 
 interface InviteValues {
@@ -136,7 +136,7 @@ function InviteForm({ onDone }: { onDone: () => void }) {
         description="What every invited person may do across the enterprise; organization roles are given per organization."
         options={enterpriseRoles.map((r) => ({
           value: r.role_id,
-          label: `${r.role_name} (${permissionCount(r)})`,
+          label: roleOptionLabel(r),
           textValue: r.role_name,
         }))}
       />

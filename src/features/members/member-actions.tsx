@@ -15,7 +15,7 @@ import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-error';
 import { problem } from '@/api/problem';
 import { findUserByEmail, rolesQueryOptions, useRemoveMember, useSetRole } from './api';
-import { permissionCount, rolesOfType } from './roles';
+import { roleOptionLabel, rolesOfType } from './roles';
 
 const who = (u: Pick<User, 'email' | 'name' | 'user_id'>) => u.email ?? u.name ?? u.user_id;
 
@@ -30,7 +30,7 @@ function useRoleOptions(type: 'enterprise' | 'org') {
     () =>
       rolesOfType(roles.data ?? [], type).map((r) => ({
         value: r.role_id,
-        label: `${r.role_name} (${permissionCount(r)})`,
+        label: roleOptionLabel(r),
         textValue: r.role_name,
       })),
     [roles.data, type],

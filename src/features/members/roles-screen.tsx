@@ -1,6 +1,8 @@
 /**
  * Roles: every role of the enterprise with its permissions, and the matrix of roles × permissions (which role
  * holds what, at a glance). Enterprise roles are assigned enterprise-wide, organization roles per organization.
+ * The vendor's Role publishes neither `permissions` nor `is_built_in`: such a role's permissions read "not
+ * published by this API" (never 0, never a column of "No"), and its kind is neither Built-in nor Custom.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Check } from 'lucide-react';
@@ -9,10 +11,11 @@ import type { Role } from '@/api/operations/members';
 import { PERMISSIONS, SERVICE_USER_MANAGEMENT_PERMISSIONS } from '@/api/permissions';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
-import { PageHeader, Spinner } from '@/components/page-header';
+import { EmptyState, PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { rolesQueryOptions } from './api';
+import { PERMISSIONS_NOT_PUBLISHED, permissionsPublished, roleKind } from './roles';
 
 export type RolesView = 'list' | 'matrix';
 
@@ -41,27 +44,39 @@ const columns = col.columns([
     meta: { width: '7.5rem' },
     cell: ({ getValue }) => <TypeBadge type={getValue()} />,
   }),
-  col.accessor((r) => (r.is_built_in === false ? 'Custom' : 'Built-in'), {
+  col.accessor((r) => roleKind(r) ?? '', {
     id: 'kind',
     header: 'Kind',
     enableSorting: true,
     meta: { width: '5.5rem', className: 'text-xs' },
+    cell: ({ getValue }) =>
+      getValue() || (
+        <span className="text-muted" title="This API does not say whether the role is built in or custom">
+          <span aria-hidden>—</span>
+          <span className="sr-only">Not published by this API</span>
+        </span>
+      ),
   }),
-  col.accessor((r) => r.permissions?.length ?? 0, {
+  col.accessor((r) => (permissionsPublished(r) ? r.permissions.length : -1), {
     id: 'permissions',
     header: 'Permissions',
     enableSorting: true,
     meta: { width: 'minmax(18rem,3fr)', label: 'Permissions' },
-    cell: ({ row: { original: r } }) => (
-      <span className="flex flex-wrap gap-1 py-1">
-        <span className="mr-1 text-xs text-muted tabular-nums">{r.permissions?.length ?? 0}</span>
-        {(r.permissions ?? []).map((p) => (
-          <Badge key={p} className="font-mono font-normal">
-            {p}
-          </Badge>
-        ))}
-      </span>
-    ),
+    cell: ({ row: { original: r } }) =>
+      permissionsPublished(r) ? (
+        <span className="flex flex-wrap gap-1 py-1">
+          <span className="mr-1 text-xs text-muted tabular-nums">{r.permissions.length}</span>
+          {r.permissions.map((p) => (
+            <Badge key={p} className="font-mono font-normal">
+              {p}
+            </Badge>
+          ))}
+        </span>
+      ) : (
+        <span className="text-xs text-muted italic" data-testid="permissions-not-published">
+          {PERMISSIONS_NOT_PUBLISHED[0]!.toUpperCase() + PERMISSIONS_NOT_PUBLISHED.slice(1)}
+        </span>
+      ),
   }),
 ]);
 
@@ -75,7 +90,25 @@ function permissionRows(roles: readonly Role[]): string[] {
 
 const NEVER_GRANTED = new Set<string>(SERVICE_USER_MANAGEMENT_PERMISSIONS);
 
-export function RolesMatrix({ roles: list }: { roles: readonly Role[] }) {
+/**
+ * The matrix of the roles that publish their permissions; the others are named beside it, never shown as a
+ * column of "No".
+ */
+export function RolesMatrix({ roles: all }: { roles: readonly Role[] }) {
+  const list = useMemo(() => all.filter(permissionsPublished), [all]);
+  const unpublished = all.filter((r) => !permissionsPublished(r));
+  if (list.length === 0) {
+    return (
+      <EmptyState title="Permissions not published by this API">
+        The API answers each role’s name and level but not the permissions it holds, so there is no matrix to show.
+        The Roles tab lists every role.
+      </EmptyState>
+    );
+  }
+  return <Matrix list={list} unpublished={unpublished} />;
+}
+
+function Matrix({ list, unpublished }: { list: readonly Role[]; unpublished: readonly Role[] }) {
   const rows = useMemo(() => permissionRows(list), [list]);
   const held = useMemo(() => list.map((r) => new Set(r.permissions ?? [])), [list]);
   const enterprise = list.filter((r) => r.role_type === 'enterprise').length;
@@ -176,6 +209,12 @@ export function RolesMatrix({ roles: list }: { roles: readonly Role[] }) {
           </tbody>
         </table>
       </div>
+      {unpublished.length > 0 && (
+        <p className="text-xs text-muted">
+          Not in the matrix, their permissions not published by this API:{' '}
+          {unpublished.map((r) => r.role_name).join(', ')}.
+        </p>
+      )}
       <p className="text-xs text-muted">
         † Never granted to a service user through the API: a role holding it cannot be given to a new service user.
       </p>

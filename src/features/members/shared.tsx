@@ -154,6 +154,18 @@ export function IdpAssignmentLines({
   );
 }
 
+/**
+ * A value the API's answer does not carry (the vendor's shapes lack several sandbox fields): said in words, so
+ * an absent field never reads as "none", 0 or a date. `what` names it for the explanation.
+ */
+export function NotPublished({ what, text = 'Not published' }: { what: string; text?: string }) {
+  return (
+    <span className="text-xs text-muted italic" title={`This API does not publish ${what}`}>
+      {text}
+    </span>
+  );
+}
+
 /** The reason beside a disabled action, in visible text (not only a tooltip). */
 export function MissingPermission({ permission, has }: { permission: Permission; has: boolean | undefined }) {
   const reason = missingPermissionTitle(permission, has);
