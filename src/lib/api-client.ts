@@ -1,6 +1,10 @@
 /**
  * The browser's API client: calls operations of the contract by id through the console's same-origin proxy
  * (`/api/...`). The credential is added by the console server; the browser never holds it.
+ *
+ * Where the spec and the upstream name an operation's path differently, the client calls the spec's path
+ * first; when that answers 404/405 it tries the operation's alternates and remembers, per upstream, the one
+ * that answered (src/lib/served-paths.ts, loaded only then, so the first screen does not carry it).
  */
 import { ENDPOINTS } from '@/api/endpoints.gen';
 import type { AllOperations, AnyOperationId } from '@/api/operation-ids';
@@ -8,6 +12,8 @@ import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } 
 import { problem, type ProblemDetail } from '@/api/problem';
 import { ApiError } from './api-error';
 import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
+import type * as ServedPathsModule from './served-paths';
+import { isUnreadableAnswer } from './unreadable-answer';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** How many times an idempotent call waits out a 429 before giving up. */
@@ -142,7 +148,9 @@ export async function request<T>(
       if (isSignInRequired(body)) goToSignIn();
       else unauthorizedSignal.set(body.detail ?? body.title);
     }
-    if (res.status === 502 || res.status === 503 || res.status === 504) offlineSignal.set(true);
+    // An answer the console could not read comes from a reachable API: not an outage to probe for.
+    if ((res.status === 502 || res.status === 503 || res.status === 504) && !isUnreadableAnswer(res.status, body))
+      offlineSignal.set(true);
     if (res.status === 429 && IDEMPOTENT.has(method) && attempt < MAX_RATE_LIMIT_RETRIES) {
       const waitMs = Math.min((retryAfter ?? 2 ** attempt) * 1000, 120_000);
       const entry = { operationId, until: Date.now() + waitMs };
@@ -158,18 +166,58 @@ export async function request<T>(
   }
 }
 
+/** Where the path choices learned per upstream are kept (src/lib/served-paths.ts). */
+export const SERVED_PATHS_KEY = 'console-served-paths';
+
+let servedPaths: Promise<typeof ServedPathsModule> | undefined;
+/** Whether a path choice was stored by an earlier page: calls then go through it from the start. */
+let storedChoices: boolean | undefined;
+
+function loadServedPaths(): Promise<typeof ServedPathsModule> {
+  return (servedPaths ??= import('./served-paths').catch((err: unknown) => {
+    servedPaths = undefined; // a chunk that failed to load is tried again next time
+    throw err;
+  }));
+}
+
+function hasStoredChoices(): boolean {
+  if (storedChoices === undefined) {
+    try {
+      storedChoices = localStorage.getItem(SERVED_PATHS_KEY) !== null;
+    } catch {
+      storedChoices = false;
+    }
+  }
+  return storedChoices;
+}
+
 /**
  * Calls one operation by id: an API operation through the console's proxy (`/api/v3/...`), or one of the
  * console server's own (`/console/...`), from the same generated id → method/path map.
  */
-export function apiCall<I extends AnyOperationId>(
+export async function apiCall<I extends AnyOperationId>(
   id: I,
   opts: CallOptions<I> = {},
 ): Promise<ResponseOf<AllOperations[I]>> {
+  type R = ResponseOf<AllOperations[I]>;
   const [method, path] = ENDPOINTS[id];
-  const prefix = path.startsWith('/console/') ? '' : '/api';
-  const url = `${prefix}${buildPath(path, opts.params as Record<string, string> | undefined)}${toSearch(
-    opts.query as Record<string, unknown> | undefined,
-  )}`;
-  return request(method, url, { body: opts.body, signal: opts.signal, operationId: id });
+  const search = toSearch(opts.query as Record<string, unknown> | undefined);
+  const params = opts.params as Record<string, string> | undefined;
+  const init = { body: opts.body, signal: opts.signal, operationId: id };
+  if (path.startsWith('/console/')) return request<R>(method, `${buildPath(path, params)}${search}`, init);
+  const send = (template: string) => request<R>(method, `/api${buildPath(template, params)}${search}`, init);
+  // Once a choice may exist (learned in this page or an earlier one), every API call goes through it.
+  if (servedPaths || hasStoredChoices()) {
+    const chooser = await loadServedPaths().catch(() => null);
+    if (chooser) return chooser.callServed(id, path, send);
+  }
+  try {
+    return await send(path);
+  } catch (err) {
+    // 404/405 on the path itself, whatever the body: the upstream may serve the operation at another path.
+    if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
+    const chooser = await loadServedPaths().catch(() => null);
+    if (!chooser) throw err;
+    return chooser.callServed(id, path, send, err);
+  }
 }

@@ -1,0 +1,19 @@
+/**
+ * Recognizes the console server's 502 for an answer the API gave but the console could not read (a body that
+ * is not JSON, or that does not match the contract): the API is reachable and answering, so this is neither
+ * an outage to wait out nor something a retry changes.
+ */
+import type { ProblemDetail } from '@/api/problem';
+
+/** The problem type such a 502 carries once the console server names it (src/server/console/upstream-client.ts). */
+export const UNREADABLE_ANSWER_TYPE = 'urn:agent-platform-console:unreadable-upstream-answer';
+
+// The server's wording until then: "The Agent Platform API answered <operation> with a body that does not match
+// the contract (…)" / "… that is not JSON", and the browser client's own "The API answered with a body that is
+// not JSON".
+const WORDING = /\banswered\b.*\bwith a body that (?:does not match the contract|is not JSON)/;
+
+export function isUnreadableAnswer(status: number, body: Pick<ProblemDetail, 'type' | 'detail'>): boolean {
+  if (status !== 502) return false;
+  return body.type === UNREADABLE_ANSWER_TYPE || WORDING.test(body.detail ?? '');
+}
