@@ -1,8 +1,10 @@
 /**
- * Service users (v3beta1, spec: "service user provisioning"): create with a role and an optional lifetime, the
- * new credential answered once; list, get, delete. The enterprise route (`ManageAccountServiceUsers`) takes an
- * enterprise role, an organization's route (`ManageOrgServiceUsers`, organization level) an organization role and
- * sees only the service users created in that organization. Shapes from the vendor reference (ServiceUser).
+ * Service users (spec: "service user provisioning", v3beta1; the vendor serves list, get, delete and role
+ * assignment under `/v3/enterprise/…/members/service-users`): create with a role and an optional lifetime, the new
+ * credential answered once; list, get, delete; assign or change a role. The enterprise route
+ * (`ManageAccountServiceUsers`) takes an enterprise role, an organization's route (`ManageOrgServiceUsers`,
+ * organization level) an organization role and sees the service users created in or given a role in that
+ * organization. Shapes from the vendor reference (ServiceUser, ServiceUserUpdateRoleRequest).
  *
  * The provisioning rule (spec, Authentication 5) is `grantCheck` below: one rule for the form, which offers only
  * the roles the caller may grant, and for the sandbox, which answers 403 naming every permission at fault.
@@ -105,7 +107,7 @@ const CREATE_NOTE =
 const READ_NOTE =
   "The spec shows only the creates, under /v3beta1/; the vendor serves list, get and delete under /v3/enterprise/…/members/service-users, which is tried first; the /v3beta1/ path in the creates' pattern is the alternate.";
 const ROLE_NOTE =
-  'In the vendor reference, not in the spec. The provisioning rule holds (403 naming missing_permissions and ungrantable_permissions); 422 for an unknown role or one of the other level; 404 for an unknown or deleted service user.';
+  'In the vendor reference, not in the spec. The provisioning rule holds (403 naming missing_permissions and ungrantable_permissions); 422 for an unknown role or one of the other level; 404 for an unknown or deleted service user; the sandbox refuses (409) to change its two documented demo credentials, which the console itself uses.';
 
 export const serviceUserOperations = defineOperations({
   'serviceUsers.list': {
@@ -163,7 +165,7 @@ export const serviceUserOperations = defineOperations({
     alternates: [ORG],
     permission: 'ManageOrgServiceUsers',
     scope: 'organization',
-    summary: 'The service users created in this organization, by name',
+    summary: 'The service users created in or given a role in this organization, by name',
     params: OrgParams,
     query: ServiceUsersQuery,
     response: pageOf(ServiceUser),
@@ -201,7 +203,8 @@ export const serviceUserOperations = defineOperations({
     alternates: [`${ORG}/{service_user_id}`],
     permission: 'ManageOrgServiceUsers',
     scope: 'organization',
-    summary: 'Delete a service user created in this organization; its credential answers 401 from now on',
+    summary:
+      'Remove a service user from this organization: one created here is deleted (its credential answers 401 from now on); any other loses its role here',
     params: OrgServiceUserParams,
     response: ServiceUser,
     note: READ_NOTE,
