@@ -26,7 +26,7 @@ export const KnowledgeNote = z.looseObject({
   note_id: z.string(),
   name: z.string(),
   body: z.string(),
-  /** What the note was created with as `trigger_description`. */
+  /** The trigger, whichever name the request gave it (`trigger_description` or `trigger`). */
   trigger: z.string(),
   macro: z.string().nullish(),
   is_enabled: z.boolean(),
@@ -61,16 +61,33 @@ const requiredText = (name: string, max: number, what: string) =>
     .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` })
     .refine((s) => s.length <= max, { message: `${name} is at most ${max.toLocaleString('en-US')} characters` });
 
+/** Why a note body's trigger is wrong (missing, too long, or two names that disagree); null when it is right. */
+function triggerProblem(v: { trigger_description?: string; trigger?: string }): string | null {
+  const { trigger_description: spec, trigger: vendor } = v;
+  if (spec === undefined && vendor === undefined) {
+    return 'trigger_description (or trigger) is required: say when the agent should use this note';
+  }
+  if (spec !== undefined && vendor !== undefined && spec !== vendor) {
+    return 'trigger_description and trigger name the same field: send one, or the same text in both';
+  }
+  if ((spec ?? vendor)!.length > NOTE_LIMITS.trigger_description) {
+    return `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`;
+  }
+  return null;
+}
+
 /**
- * Create and update body. The spec names the trigger `trigger_description`; the vendor's schema calls the same
- * field `trigger`, which is accepted too so that clients generated from either work. `folder_id`, `is_enabled`
- * and `pinned_repo` come from the vendor reference; on update, an omitted one keeps its value and null clears it.
+ * Create and update body. The spec names the trigger `trigger_description`; the vendor's schema requires the same
+ * field as `trigger`. Either is accepted; when both are sent they must be the same text (422 otherwise: one would
+ * be silently lost, and a service that knows only one name would store the other). The console sends both, so
+ * either kind of upstream accepts its requests. Answers carry `trigger`. `folder_id`, `is_enabled` and
+ * `pinned_repo` come from the vendor reference; on update, an omitted one keeps its value and null clears it.
  */
 export const KnowledgeNoteBody = z
   .strictObject({
     name: requiredText('name', NOTE_LIMITS.name, 'give the note a short name'),
-    trigger_description: z.string().optional(),
-    trigger: z.string().optional(),
+    trigger_description: z.string({ message: 'trigger_description must be text' }).optional(),
+    trigger: z.string({ message: 'trigger must be text' }).optional(),
     body: requiredText('body', NOTE_LIMITS.body, 'write what the agent should know'),
     folder_id: z.string().min(1, 'folder_id must be a folder id, or null for no folder').nullish(),
     is_enabled: z.boolean({ message: 'is_enabled must be true or false' }).nullish(),
@@ -79,23 +96,12 @@ export const KnowledgeNoteBody = z
       .max(NOTE_LIMITS.pinned_repo, `pinned_repo is at most ${NOTE_LIMITS.pinned_repo} characters`)
       .nullish(),
   })
-  .refine(
-    (v) => {
-      const trigger = v.trigger_description ?? v.trigger;
-      return trigger !== undefined && trigger.length <= NOTE_LIMITS.trigger_description;
-    },
-    {
-      path: ['trigger_description'],
-      error: (iss) => {
-        const v = iss.input as { trigger_description?: string; trigger?: string };
-        return (v.trigger_description ?? v.trigger) === undefined
-          ? 'trigger_description is required: say when the agent should use this note'
-          : `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`;
-      },
-      // Checked even when another field failed, so a note missing several fields hears of all of them.
-      when: whenFieldsParsed('trigger_description', 'trigger'),
-    },
-  );
+  .refine((v) => triggerProblem(v) === null, {
+    path: ['trigger_description'],
+    error: (iss) => triggerProblem(iss.input as { trigger_description?: string; trigger?: string }) ?? undefined,
+    // Checked even when another field failed, so a note missing several fields hears of all of them.
+    when: whenFieldsParsed('trigger_description', 'trigger'),
+  });
 export type KnowledgeNoteBody = z.input<typeof KnowledgeNoteBody>;
 
 const nullableText = z.string().nullish();

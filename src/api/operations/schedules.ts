@@ -13,6 +13,14 @@
  * `frequency` is a five-field cron expression evaluated in UTC (minute hour day-of-month month day-of-week).
  * A `recurring` schedule needs one; a `one_time` schedule needs `scheduled_at` in the future instead, runs once
  * and then disables itself.
+ *
+ * The vendor's create request has no `enabled` (a schedule is created enabled): the console creates without it
+ * and, for a disabled schedule, disables it at once with an update. The sandbox still accepts `enabled` on create
+ * for older clients. The vendor's other fields (`agent`, `interval_count`, `platform`, `slack_*`,
+ * `create_as_user_id`, `target_devin_id`, and `run_as_user_id` on update) are accepted and answered.
+ *
+ * A schedule acts in a principal's name, so a principal that is revoked stops it: see `SCHEDULE_RUNS_AS` and
+ * `SCHEDULE_CAPS`.
  */
 import { z } from 'zod';
 import { cronProblem, CRON_MAX_LENGTH } from '../cron';
@@ -28,6 +36,35 @@ export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 export const NOTIFY_ON = ['always', 'failure', 'never'] as const;
 export type NotifyOn = (typeof NOTIFY_ON)[number];
 
+/**
+ * Which agent a schedule's sessions use. `agent` is the spec's word for the vendor's `devin` (requests may say
+ * either; answers say `agent`, and the vendor-shaped sandbox `devin`).
+ */
+export const SCHEDULE_AGENTS = ['agent', 'data_analyst'] as const;
+export type ScheduleAgent = (typeof SCHEDULE_AGENTS)[number];
+
+/**
+ * Bounds that keep one organization's schedules from flooding it (sandbox; the console states them):
+ * - `perOrganization`: schedules an organization may have (deleted ones do not count). Creating one more answers
+ *   409 with a problem saying so.
+ * - `sessionsPerHour`: sessions one schedule may start in any sliding hour. A run beyond it starts nothing and is
+ *   recorded as `start_failed` with the reason (a cron runs at most once a minute, so this bounds a one-time
+ *   schedule re-armed again and again, or a clock that jumps).
+ */
+export const SCHEDULE_CAPS = { perOrganization: 100, sessionsPerHour: 60 } as const;
+
+/**
+ * The permissions a schedule's principals must still hold in its organization for it to run (sandbox): its
+ * creator (a service user) both, as creating it needed `ManageOrgSchedules` and each run starts a session in its
+ * name (`UseAgentSessions`); a run-as user (`run_as_user_id`, else `create_as_user_id`) `UseAgentSessions`.
+ * A creator or run-as principal that is deleted, expired or no longer holds these pauses the schedule
+ * (`enabled: false`, `paused_reason` says why) instead of running it: nothing runs in a revoked name.
+ */
+export const SCHEDULE_RUNS_AS = {
+  creator: ['ManageOrgSchedules', 'UseAgentSessions'],
+  runAs: ['UseAgentSessions'],
+} as const;
+
 /** How a run the sandbox started ended (sandbox extension, `schedules.runs.list`). */
 export const SCHEDULE_RUN_OUTCOMES = ['running', 'success', 'failure', 'suspended', 'start_failed'] as const;
 
@@ -38,6 +75,12 @@ export const SCHEDULE_LIMITS = {
   frequency: CRON_MAX_LENGTH,
   tags: SESSION_LIMITS.tags,
   playbookId: 200,
+  /** User, service user and agent ids (`create_as_user_id`, `run_as_user_id`, `target_devin_id`). */
+  id: 200,
+  platform: 64,
+  slackId: 64,
+  /** `interval_count` (vendor field; default 1). */
+  intervalCount: 1_000,
   /** Largest `offset` of the vendor-style list. */
   offset: 1_000_000,
 } as const;
@@ -69,7 +112,13 @@ export const Schedule = z.looseObject({
   consecutive_failures: z.number().int(),
   tags: z.array(z.string()).nullish(),
   bypass_approval: z.boolean().nullish(),
+  /** `agent` (the vendor's `devin`) or `data_analyst`; an upstream may answer its own word. */
   agent: z.string().nullish(),
+  interval_count: z.number().int().nullish(),
+  platform: z.string().nullish(),
+  slack_channel_id: z.string().nullish(),
+  slack_team_id: z.string().nullish(),
+  target_devin_id: z.string().nullish(),
   created_by: z.string().nullish(),
   last_edited_by: z.string().nullish(),
   created_at: IsoDateTime,
@@ -81,6 +130,17 @@ export const Schedule = z.looseObject({
   next_run_at: IsoDateTime.nullish(),
   /** Sandbox extension: the session its latest run started. */
   last_session_id: z.string().nullish(),
+  /** Sandbox extension: the user sessions are attributed to at creation (`create_as_user_id`). */
+  create_as_user_id: z.string().nullish(),
+  /** Sandbox extension: the user (or service user) its runs act as (`run_as_user_id`). */
+  run_as_user_id: z.string().nullish(),
+  /**
+   * Sandbox extension: why the service paused it (a revoked creator or run-as principal); null when it was not
+   * paused, or once it is enabled again.
+   */
+  paused_reason: z.string().nullish(),
+  /** Sandbox extension: when it was paused (ISO 8601). */
+  paused_at: IsoDateTime.nullish(),
 });
 export type Schedule = z.infer<typeof Schedule>;
 
@@ -131,6 +191,43 @@ const PlaybookIdField = z
   .max(SCHEDULE_LIMITS.playbookId, `playbook_id is at most ${SCHEDULE_LIMITS.playbookId} characters`);
 const Enabled = z.boolean({ message: 'enabled must be true or false' });
 const BypassApproval = z.boolean({ message: 'bypass_approval must be true or false' });
+/** `devin` is the vendor's word for `agent`: both are accepted, `agent` is stored. */
+const AgentField = z
+  .enum(['agent', 'devin', 'data_analyst'], {
+    message: 'agent must be devin (the spec calls it agent) or data_analyst',
+  })
+  .transform((a): ScheduleAgent => (a === 'devin' ? 'agent' : a));
+const IntervalCount = z
+  .number({ message: 'interval_count must be a whole number' })
+  .int('interval_count must be a whole number')
+  .min(1, 'interval_count is at least 1')
+  .max(SCHEDULE_LIMITS.intervalCount, `interval_count is at most ${fmt(SCHEDULE_LIMITS.intervalCount)}`);
+/** A short label or id: not empty, no control or bidirectional-override characters, at most `max` characters. */
+const label = (name: string, max: number) =>
+  z
+    .string({ message: `${name} must be a string` })
+    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty (null for none)` })
+    .refine((s) => s.length <= max, { message: `${name} is at most ${fmt(max)} characters` })
+    // eslint-disable-next-line no-control-regex
+    .refine((s) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(s), {
+      message: `${name} must not contain control or bidirectional-override characters`,
+    });
+const Platform = label('platform', SCHEDULE_LIMITS.platform);
+const SlackChannelId = label('slack_channel_id', SCHEDULE_LIMITS.slackId);
+const SlackTeamId = label('slack_team_id', SCHEDULE_LIMITS.slackId);
+const CreateAsUserId = label('create_as_user_id', SCHEDULE_LIMITS.id);
+const RunAsUserId = label('run_as_user_id', SCHEDULE_LIMITS.id);
+const TargetDevinId = label('target_devin_id', SCHEDULE_LIMITS.id);
+
+/** The vendor's fields beside the spec's, shared by create and update (all optional; null clears on update). */
+const vendorFields = {
+  agent: AgentField.nullish(),
+  interval_count: IntervalCount.nullish(),
+  platform: Platform.nullish(),
+  slack_channel_id: SlackChannelId.nullish(),
+  slack_team_id: SlackTeamId.nullish(),
+  target_devin_id: TargetDevinId.nullish(),
+};
 
 /**
  * Create body. A recurring schedule needs `frequency`; a one-time schedule needs `scheduled_at` (the sandbox
@@ -144,11 +241,15 @@ export const CreateScheduleBody = z
     schedule_type: ScheduleTypeField.default('recurring'),
     frequency: Frequency.nullish(),
     scheduled_at: ScheduledAt.nullish(),
+    /** Not in the vendor's create request (the console never sends it); accepted by the sandbox. */
     enabled: Enabled.default(true),
     notify_on: NotifyOnField.default('failure'),
     playbook_id: PlaybookIdField.nullish(),
     tags: TagList.nullish(),
     bypass_approval: BypassApproval.nullish(),
+    ...vendorFields,
+    /** The user its sessions are attributed to; it must be able to start sessions in the organization. */
+    create_as_user_id: CreateAsUserId.nullish(),
   })
   .superRefine((v, ctx) => {
     if (v.schedule_type === 'recurring' && !v.frequency) {
@@ -170,7 +271,8 @@ export const CreateScheduleBody = z
 export type CreateScheduleBody = z.input<typeof CreateScheduleBody>;
 
 /**
- * PATCH body: every field optional; an omitted field keeps its value, null clears `playbook_id` and `tags`.
+ * PATCH body: every field optional; an omitted field keeps its value, null clears `playbook_id`, `tags`,
+ * `platform`, `slack_*`, `target_devin_id` and `run_as_user_id` (back to the creator).
  * The sandbox checks the result as a whole (a recurring schedule keeps a frequency, a one-time one a future
  * `scheduled_at`).
  */
@@ -185,6 +287,9 @@ export const UpdateScheduleBody = z.strictObject({
   playbook_id: PlaybookIdField.nullish(),
   tags: TagList.nullish(),
   bypass_approval: BypassApproval.nullish(),
+  ...vendorFields,
+  /** The user (or service user) its runs act as; it must be able to start sessions in the organization. */
+  run_as_user_id: RunAsUserId.nullish(),
 });
 export type UpdateScheduleBody = z.input<typeof UpdateScheduleBody>;
 
@@ -227,6 +332,7 @@ export const scheduleOperations = defineOperations({
     params: OrgParams,
     body: CreateScheduleBody,
     response: Schedule,
+    note: `At most ${SCHEDULE_CAPS.perOrganization} schedules per organization (409 beyond). The vendor's create has no enabled: create, then PATCH enabled false.`,
   },
   'schedules.get': {
     id: 'schedules.get',

@@ -25,10 +25,16 @@ interface NoteFormValues {
   is_enabled: boolean;
 }
 
+/**
+ * The request body. The trigger goes under both names, the spec's `trigger_description` and the vendor's
+ * `trigger` (same text), so that an upstream that knows either one stores it.
+ */
 function toBody(v: NoteFormValues): KnowledgeNoteBody {
+  const trigger = v.trigger_description.trim();
   return {
     name: v.name.trim(),
-    trigger_description: v.trigger_description.trim(),
+    trigger_description: trigger,
+    trigger,
     body: v.body,
     folder_id: v.folder_id || null,
     pinned_repo: v.pinned_repo.trim() || null,

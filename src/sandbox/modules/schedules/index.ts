@@ -2,12 +2,19 @@
  * Schedules in the sandbox: list (first/after, or the vendor's limit/offset), create, get, update (PATCH),
  * delete (soft: the schedule stops and is gone from the API), and the runs of a schedule (an extension), each
  * mutation audited. Timestamps are stored as Unix seconds and answered as ISO 8601 strings, as the vendor's
- * schedules are. The runner (`runner.ts`) starts their sessions on the simulation clock.
+ * schedules are. The runner (`runner.ts`) starts their sessions on the simulation clock, and pauses those whose
+ * principals were revoked (`standing.ts`). An organization holds at most `SCHEDULE_CAPS.perOrganization`.
  */
-import type { CreateScheduleBody, Schedule, ScheduleRun, UpdateScheduleBody } from '../../../api/operations/schedules';
+import {
+  SCHEDULE_CAPS,
+  type CreateScheduleBody,
+  type Schedule,
+  type ScheduleRun,
+  type UpdateScheduleBody,
+} from '../../../api/operations/schedules';
 import type { z } from 'zod';
 import type { Db } from '../../../node/db';
-import { notFound, unprocessable } from '../../../node/problem-writer';
+import { HttpProblem, notFound, unprocessable } from '../../../node/problem-writer';
 import type { Principal, SandboxContext, SandboxModule, SeedContext } from '../../context';
 import { encodeCursor, paginate } from '../../cursor';
 import { seedActors } from '../members/seed';
@@ -18,6 +25,7 @@ import { AGENT_DONE } from '../sessions/seed-data';
 import { addMessage } from '../sessions/store';
 import { advanceSchedules, nextCronRun, nextRunOf, previousCronRuns, startScheduler, type ScheduleRow } from './runner';
 import { ONE_TIME_SCHEDULES, RECURRING_SCHEDULES, SCHEDULE_ERRORS } from './seed-data';
+import { scheduleRevocation, standingProblem } from './standing';
 
 export { advanceSchedules } from './runner';
 
@@ -45,7 +53,12 @@ function toSchedule(r: Row): Schedule {
     consecutive_failures: r.consecutive_failures,
     tags: r.tags ? (JSON.parse(r.tags) as string[]) : null,
     bypass_approval: r.bypass_approval === 1,
-    agent: 'agent',
+    agent: r.agent,
+    interval_count: r.interval_count,
+    platform: r.platform,
+    slack_channel_id: r.slack_channel_id,
+    slack_team_id: r.slack_team_id,
+    target_devin_id: r.target_devin_id,
     created_by: r.created_by,
     last_edited_by: r.last_edited_by,
     created_at: iso(r.created_at)!,
@@ -55,6 +68,10 @@ function toSchedule(r: Row): Schedule {
     last_error_message: r.last_error_message,
     next_run_at: iso(r.next_run_at),
     last_session_id: r.last_session_id,
+    create_as_user_id: r.create_as_user_id,
+    run_as_user_id: r.run_as_user_id,
+    paused_reason: r.paused_reason,
+    paused_at: iso(r.paused_at),
   };
 }
 
@@ -148,9 +165,44 @@ function checkRuns(frequency: string, now: number): void {
   }
 }
 
+/** A run-as principal (`create_as_user_id`, `run_as_user_id`) must exist and be able to start sessions here. */
+function checkRunAs(db: Db, orgId: string, field: string, id: string | null | undefined, now: number): void {
+  const problem = id ? standingProblem(db, id, orgId, 'runAs', now) : null;
+  if (problem) {
+    throw unprocessable([
+      { loc: ['body', field], msg: `${field} ${id} cannot run sessions here: ${problem}`, type: 'principal' },
+    ]);
+  }
+}
+
+/** The organization's cap on schedules: a 409 that says what to do. */
+function checkCap(db: Db, orgId: string): void {
+  const { n } = db
+    .prepare('SELECT count(*) AS n FROM schedules WHERE org_id = ? AND deleted_at IS NULL')
+    .get(orgId) as { n: number };
+  if (n >= SCHEDULE_CAPS.perOrganization) {
+    throw new HttpProblem(
+      409,
+      `Organization ${orgId} already has ${n} schedules, the most one organization may have (${SCHEDULE_CAPS.perOrganization}). Delete one it no longer needs, then create this one.`,
+      { title: 'Too many schedules', limit: SCHEDULE_CAPS.perOrganization, count: n },
+    );
+  }
+}
+
 function createSchedule(ctx: SandboxContext, orgId: string, body: CreateBody, principal: Principal): Schedule {
   const { db } = ctx;
   const now = ctx.now();
+  checkCap(db, orgId);
+  // Its runs start sessions in the creator's name: a creator who could not start one by hand cannot schedule one.
+  const creator = standingProblem(db, principal.service_user_id, orgId, 'creator', now);
+  if (creator) {
+    throw new HttpProblem(403, `A schedule runs sessions in its creator's name, and ${creator}.`, {
+      permission: 'UseAgentSessions',
+      level: 'organization',
+      org_id: orgId,
+    });
+  }
+  checkRunAs(db, orgId, 'create_as_user_id', body.create_as_user_id, now);
   checkPlaybook(db, orgId, body.playbook_id);
   checkAllowedTags(db, orgId, body.tags ?? []);
   const oneTime = body.schedule_type === 'one_time';
@@ -167,8 +219,9 @@ function createSchedule(ctx: SandboxContext, orgId: string, body: CreateBody, pr
   db.prepare(
     `INSERT INTO schedules (scheduled_session_id, org_id, name, prompt, frequency, schedule_type, scheduled_at, enabled,
        notify_on, playbook_id, tags, bypass_approval, created_by, created_by_name, last_edited_by, created_at, updated_at,
-       consecutive_failures, next_run_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+       consecutive_failures, next_run_at, agent, interval_count, platform, slack_channel_id, slack_team_id,
+       target_devin_id, create_as_user_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     orgId,
@@ -188,6 +241,13 @@ function createSchedule(ctx: SandboxContext, orgId: string, body: CreateBody, pr
     now,
     now,
     nextRunOf(row, now),
+    body.agent ?? 'agent',
+    body.interval_count ?? 1,
+    body.platform?.trim() ?? null,
+    body.slack_channel_id?.trim() ?? null,
+    body.slack_team_id?.trim() ?? null,
+    body.target_devin_id?.trim() ?? null,
+    body.create_as_user_id ?? null,
   );
   const schedule = toSchedule(getRow(db, orgId, id));
   ctx.audit({
@@ -227,8 +287,21 @@ function updateSchedule(
   const tags =
     body.tags === undefined ? current.tags : body.tags?.length ? JSON.stringify([...new Set(body.tags)]) : null;
 
+  const runAs = body.run_as_user_id === undefined ? current.run_as_user_id : body.run_as_user_id;
   if (body.playbook_id) checkPlaybook(db, orgId, body.playbook_id);
   if (body.tags) checkAllowedTags(db, orgId, body.tags);
+  if (body.run_as_user_id) checkRunAs(db, orgId, 'run_as_user_id', body.run_as_user_id, now);
+  // A schedule whose principals were revoked stays paused: enabling it would run in a revoked name.
+  const revoked = enabled ? scheduleRevocation(db, { ...current, run_as_user_id: runAs }, now) : null;
+  if (revoked) {
+    throw unprocessable([
+      {
+        loc: ['body', 'enabled'],
+        msg: `it cannot be enabled. ${revoked.replace(/^Paused: i/, 'I')} Create a new schedule instead.`,
+        type: 'revoked',
+      },
+    ]);
+  }
   if (type === 'recurring') {
     if (!frequency) {
       throw unprocessable([
@@ -264,9 +337,17 @@ function updateSchedule(
   const prompt = body.prompt ?? current.prompt;
   const notifyOn = body.notify_on ?? current.notify_on;
   const bypass = body.bypass_approval == null ? current.bypass_approval : body.bypass_approval ? 1 : 0;
+  // Vendor fields: omitted keeps; null clears the nullable ones (agent and interval_count keep their value).
+  const keep = <K extends 'platform' | 'slack_channel_id' | 'slack_team_id' | 'target_devin_id'>(k: K) =>
+    body[k] === undefined ? current[k] : (body[k]?.trim() ?? null);
+  // Enabled again (by someone who may): the pause is over.
+  const pausedReason = enabled ? null : current.paused_reason;
+  const pausedAt = enabled ? null : current.paused_at;
   db.prepare(
     `UPDATE schedules SET name = ?, prompt = ?, frequency = ?, schedule_type = ?, scheduled_at = ?, enabled = ?, notify_on = ?,
-       playbook_id = ?, tags = ?, bypass_approval = ?, last_edited_by = ?, updated_at = ?, next_run_at = ?
+       playbook_id = ?, tags = ?, bypass_approval = ?, last_edited_by = ?, updated_at = ?, next_run_at = ?,
+       agent = ?, interval_count = ?, platform = ?, slack_channel_id = ?, slack_team_id = ?, target_devin_id = ?,
+       run_as_user_id = ?, paused_reason = ?, paused_at = ?
      WHERE scheduled_session_id = ?`,
   ).run(
     name,
@@ -282,6 +363,15 @@ function updateSchedule(
     principal.service_user_id,
     Math.max(now, current.updated_at),
     next,
+    body.agent ?? current.agent,
+    body.interval_count ?? current.interval_count,
+    keep('platform'),
+    keep('slack_channel_id'),
+    keep('slack_team_id'),
+    keep('target_devin_id'),
+    runAs,
+    pausedReason,
+    pausedAt,
     scheduleId,
   );
   const schedule = toSchedule(getRow(db, orgId, scheduleId));
@@ -336,7 +426,7 @@ function seedSchedules(ctx: SeedContext): void {
   const { db, rng } = ctx;
   const now = ctx.now();
   const actors = seedActors(db);
-  const creators = [
+  const candidates = [
     { service_user_id: 'service-user-sandbox-admin', service_user_name: 'Sandbox Admin' },
     ...(actors?.serviceUsers.slice(0, 3) ?? []),
   ];
@@ -351,6 +441,9 @@ function seedSchedules(ctx: SeedContext): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   ctx.orgIds().forEach((orgId, orgIndex) => {
+    // Only principals that may run schedules here create the seeded ones (others would be paused at once).
+    const able = candidates.filter((c) => standingProblem(db, c.service_user_id, orgId, 'creator', now) === null);
+    const creators = able.length ? able : candidates.slice(0, 1);
     const allowed = allowedTagsOf(db, orgId);
     const tagsFor = (tags: string[] | undefined) => {
       const ok = (tags ?? []).filter((t) => allowed.length === 0 || allowed.includes(t));
@@ -508,6 +601,20 @@ export const schedulesModule: SandboxModule = {
       CREATE INDEX schedule_runs_schedule ON schedule_runs (scheduled_session_id, started_at, run_id);
       CREATE INDEX schedule_runs_pending ON schedule_runs (outcome) WHERE outcome = 'running';`,
     },
+    {
+      // The vendor's fields, the principal a schedule runs as, and why the service paused it.
+      id: 'schedules-002-vendor-fields-and-pause',
+      sql: `ALTER TABLE schedules ADD COLUMN agent TEXT NOT NULL DEFAULT 'agent';
+      ALTER TABLE schedules ADD COLUMN interval_count INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE schedules ADD COLUMN platform TEXT;
+      ALTER TABLE schedules ADD COLUMN slack_channel_id TEXT;
+      ALTER TABLE schedules ADD COLUMN slack_team_id TEXT;
+      ALTER TABLE schedules ADD COLUMN target_devin_id TEXT;
+      ALTER TABLE schedules ADD COLUMN create_as_user_id TEXT;
+      ALTER TABLE schedules ADD COLUMN run_as_user_id TEXT;
+      ALTER TABLE schedules ADD COLUMN paused_reason TEXT;
+      ALTER TABLE schedules ADD COLUMN paused_at INTEGER;`,
+    },
   ],
   seed: seedSchedules,
   // A store seeded before schedules existed gets them at its next start.
@@ -522,8 +629,11 @@ export const schedulesModule: SandboxModule = {
       advanceSchedules(ctx);
       return toSchedule(getRow(ctx.db, params.org_id, params.schedule_id));
     },
-    'schedules.update': ({ params, body, principal }, ctx) =>
-      updateSchedule(ctx, params.org_id, params.schedule_id, body, principal),
+    'schedules.update': ({ params, body, principal }, ctx) => {
+      // A schedule that the runner would pause now is paused before the change is judged.
+      advanceSchedules(ctx);
+      return updateSchedule(ctx, params.org_id, params.schedule_id, body, principal);
+    },
     'schedules.delete': ({ params, principal }, ctx) =>
       deleteSchedule(ctx, params.org_id, params.schedule_id, principal),
     'schedules.runs.list': ({ params, query }, ctx) => {

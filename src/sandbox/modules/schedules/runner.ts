@@ -6,13 +6,20 @@
  * one-time schedule disables itself. When a started session ends, its run is settled: `error` counts a failure
  * (`consecutive_failures` grows, `last_error_*` set), `exit` resets the count, `suspended` leaves it as it is.
  * A session that cannot be started (its playbook was deleted, a tag is no longer allowed) is a failure too.
+ *
+ * Nothing runs in a revoked name: each pass first pauses every enabled schedule whose creator or run-as principal
+ * is deleted, expired or lost the permissions `SCHEDULE_RUNS_AS` names (`enabled` 0, `paused_reason`, an audit
+ * entry by no principal), and a due schedule is checked again just before it starts. A schedule starts at most
+ * `SCHEDULE_CAPS.sessionsPerHour` sessions in any sliding hour; a run beyond that is recorded as not started.
  */
 import { CronExpressionParser } from 'cron-parser';
+import { SCHEDULE_CAPS } from '../../../api/operations/schedules';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { SandboxContext } from '../../context';
 import { usablePlaybook } from '../playbooks';
 import { createSession, type CreateSessionInput } from '../sessions/create';
 import { advanceDue } from '../sessions/simulation';
+import { kindOf, scheduleRevocation } from './standing';
 
 /** A recurring run this late (the sandbox was stopped) is skipped rather than started long after its time. */
 export const MISSED_RUN_GRACE_S = 600;
@@ -42,6 +49,16 @@ export interface ScheduleRow extends Record<string, unknown> {
   next_run_at: number | null;
   last_session_id: string | null;
   deleted_at: number | null;
+  agent: string;
+  interval_count: number;
+  platform: string | null;
+  slack_channel_id: string | null;
+  slack_team_id: string | null;
+  target_devin_id: string | null;
+  create_as_user_id: string | null;
+  run_as_user_id: string | null;
+  paused_reason: string | null;
+  paused_at: number | null;
 }
 
 /** The first run of `frequency` strictly after `afterS` (Unix seconds, UTC); null when it never runs. */
@@ -83,9 +100,76 @@ function recordFailure(ctx: SandboxContext, scheduleId: string, message: string,
     .run(now, message.slice(0, 2_000), scheduleId);
 }
 
+/**
+ * Pauses a schedule that may no longer run, with the reason. Audited by no principal: the revoked one did
+ * nothing, and nobody else acted.
+ */
+function pauseSchedule(ctx: SandboxContext, row: ScheduleRow, reason: string, now: number): void {
+  ctx.db
+    .prepare(
+      `UPDATE schedules SET enabled = 0, next_run_at = NULL, paused_reason = ?, paused_at = ?
+       WHERE scheduled_session_id = ?`,
+    )
+    .run(reason, now, row.scheduled_session_id);
+  ctx.audit({
+    action: 'pause_schedule',
+    org_id: row.org_id,
+    principal: null,
+    data: { scheduled_session_id: row.scheduled_session_id, schedule_name: row.name, reason },
+  });
+}
+
+/**
+ * Pauses every enabled schedule whose principals no longer stand. Principals are few and shared by many
+ * schedules: each (organization, creator, run-as) is judged once a pass.
+ */
+function pauseRevoked(ctx: SandboxContext, now: number): void {
+  const rows = ctx.db
+    .prepare(`SELECT * FROM schedules WHERE deleted_at IS NULL AND enabled = 1`)
+    .all() as ScheduleRow[];
+  const judged = new Map<string, string | null>();
+  for (const row of rows) {
+    const key = `${row.org_id}\n${row.created_by}\n${row.run_as_user_id ?? row.create_as_user_id ?? ''}`;
+    if (!judged.has(key)) judged.set(key, scheduleRevocation(ctx.db, row, now));
+    const reason = judged.get(key);
+    if (reason) pauseSchedule(ctx, row, reason, now);
+  }
+}
+
+/** Sessions this schedule started in the hour up to `now`. */
+function startedLastHour(ctx: SandboxContext, scheduleId: string, now: number): number {
+  return (
+    ctx.db
+      .prepare(
+        `SELECT count(*) AS n FROM schedule_runs WHERE scheduled_session_id = ? AND session_id IS NOT NULL
+         AND started_at > ?`,
+      )
+      .get(scheduleId, now - 3_600) as { n: number }
+  ).n;
+}
+
+/** In whose name a run starts its session: a run-as service user, else the creator (a run-as user is credited). */
+function actorOf(
+  ctx: SandboxContext,
+  row: ScheduleRow,
+): { principal: { service_user_id: string; service_user_name: string }; userId: string | null } {
+  const runAs = row.run_as_user_id ?? row.create_as_user_id;
+  if (runAs && kindOf(runAs) === 'service_user') {
+    const su = ctx.db.prepare('SELECT name FROM service_users WHERE service_user_id = ?').get(runAs) as
+      { name: string } | undefined;
+    return { principal: { service_user_id: runAs, service_user_name: su?.name ?? runAs }, userId: null };
+  }
+  return { principal: { service_user_id: row.created_by, service_user_name: row.created_by_name }, userId: runAs };
+}
+
 /** Starts one due schedule's session (or records why it could not), then moves its next run on. */
 function runSchedule(ctx: SandboxContext, row: ScheduleRow, now: number): void {
   const { db } = ctx;
+  const revoked = scheduleRevocation(db, row, now);
+  if (revoked) {
+    pauseSchedule(ctx, row, revoked, now);
+    return;
+  }
   const late = row.next_run_at !== null && now - row.next_run_at > MISSED_RUN_GRACE_S;
   if (row.schedule_type === 'recurring' && late) {
     db.prepare('UPDATE schedules SET next_run_at = ? WHERE scheduled_session_id = ?').run(
@@ -95,7 +179,14 @@ function runSchedule(ctx: SandboxContext, row: ScheduleRow, now: number): void {
     return;
   }
   const runId = ctx.newId('run-');
+  const actor = actorOf(ctx, row);
   try {
+    if (startedLastHour(ctx, row.scheduled_session_id, now) >= SCHEDULE_CAPS.sessionsPerHour) {
+      throw new HttpProblem(
+        429,
+        `this schedule already started ${SCHEDULE_CAPS.sessionsPerHour} sessions in the past hour, the most one schedule may start`,
+      );
+    }
     if (row.playbook_id && !usablePlaybook(db, row.playbook_id, row.org_id)) {
       throw new HttpProblem(422, `Playbook ${row.playbook_id} no longer exists; the session was not started`);
     }
@@ -106,18 +197,13 @@ function runSchedule(ctx: SandboxContext, row: ScheduleRow, now: number): void {
       playbook_id: row.playbook_id,
       tags: tags.length ? tags : null,
       bypass_approval: row.bypass_approval === 1 ? true : null,
+      create_as_user_id: actor.userId,
       resumable: true,
     };
-    const session = createSession(
-      ctx,
-      row.org_id,
-      body,
-      { service_user_id: row.created_by, service_user_name: row.created_by_name },
-      {
-        origin: 'automation',
-        auditData: { scheduled_session_id: row.scheduled_session_id, schedule_name: row.name, run_id: runId },
-      },
-    );
+    const session = createSession(ctx, row.org_id, body, actor.principal, {
+      origin: 'automation',
+      auditData: { scheduled_session_id: row.scheduled_session_id, schedule_name: row.name, run_id: runId },
+    });
     db.prepare(
       `INSERT INTO schedule_runs (run_id, scheduled_session_id, org_id, session_id, started_at, outcome)
        VALUES (?, ?, ?, ?, ?, 'running')`,
@@ -142,7 +228,7 @@ function runSchedule(ctx: SandboxContext, row: ScheduleRow, now: number): void {
     ctx.audit({
       action: 'run_schedule_failed',
       org_id: row.org_id,
-      principal: { service_user_id: row.created_by, service_user_name: row.created_by_name },
+      principal: actor.principal,
       data: { scheduled_session_id: row.scheduled_session_id, schedule_name: row.name, run_id: runId, error: message },
     });
   }
@@ -199,6 +285,7 @@ function settleRuns(ctx: SandboxContext, now: number): void {
 export function advanceSchedules(ctx: SandboxContext): void {
   advanceDue(ctx);
   const now = ctx.now();
+  ctx.db.transaction(() => pauseRevoked(ctx, now))();
   const due = ctx.db
     .prepare(
       `SELECT * FROM schedules WHERE deleted_at IS NULL AND enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?
