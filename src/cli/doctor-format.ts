@@ -1,6 +1,6 @@
 /** `npm run doctor`'s text output: one table per section, each with its one-line verdict. */
-import type { DoctorReport, DoctorVerdict, ScreenCheck } from '../api/console/doctor';
-import { screensVerdict } from '../api/console/doctor';
+import type { DoctorReport, DoctorVerdict } from '../api/console/doctor';
+import { CONSOLE_SCREENS, screenChecks, screensVerdict } from '../api/console/doctor';
 
 export interface FormatOptions {
   color: boolean;
@@ -33,8 +33,11 @@ export function table(headers: string[], rows: string[][], width: number): strin
 
 const time = (s: number | null) => (s === null ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
-export function formatReport(report: DoctorReport, screens: ScreenCheck[] | null, opts: FormatOptions): string {
+export function formatReport(report: DoctorReport, opts: FormatOptions): string {
   const { color, width } = opts;
+  // A report without its screens (written before they were part of it): marked from its operations.
+  const screens =
+    report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published);
   const out: string[] = [];
   const heading = (n: number, title: string, v: DoctorVerdict) => {
     out.push('');
@@ -143,20 +146,24 @@ export function formatReport(report: DoctorReport, screens: ScreenCheck[] | null
       width,
     ),
   );
-  if (screens) {
-    const v = screensVerdict(screens);
+  const paths = ops.paths ?? [];
+  if (paths.length > 0) {
     out.push('');
-    out.push(
-      `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${v.line}`,
-    );
-    out.push(
-      ...table(
-        ['SCREEN', 'NEEDS', 'WORKS', 'WHY'],
-        screens.map((s) => [`${s.section}: ${s.label}`, s.permission, s.works, s.why]),
-        width,
-      ),
-    );
+    out.push(`  ${paint('Paths the upstream serves', '1', color)} (operations known at more than one path)`);
+    out.push(...paths.map((p) => `  ${p.line}`));
   }
+  const v = screensVerdict(screens);
+  out.push('');
+  out.push(
+    `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${v.line}`,
+  );
+  out.push(
+    ...table(
+      ['SCREEN', 'NEEDS', 'WORKS', 'WHY'],
+      screens.map((s) => [`${s.section}: ${s.label}`, s.permission, s.works, s.why]),
+      width,
+    ),
+  );
 
   const conf = report.conformance;
   heading(4, 'Conformance', conf.verdict);

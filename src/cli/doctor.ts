@@ -9,7 +9,6 @@
  *   npm run doctor -- --json
  *   npm run doctor -- --sandbox-credential viewer   (no upstream configured: try the sandbox's read-only key)
  */
-import { screenChecks, type ScreenCheck, type ScreenNeed } from '../api/console/doctor';
 import { SANDBOX_CREDENTIALS, startSandbox, type RunningSandbox } from '../sandbox';
 import { envReader } from '../node/env';
 import { runDoctor } from '../server/console/doctor/engine';
@@ -84,28 +83,11 @@ const report = await runDoctor({
 }).finally(() => sandbox?.stop());
 if (interactive) process.stderr.write('\r\u001b[2K');
 
-/** The console's screens (its navigation) marked with whether they will work; null if they cannot be read. */
-async function screens(): Promise<ScreenCheck[] | null> {
-  try {
-    const { ENTERPRISE_NAV, organizationNav } = await import('../lib/nav');
-    const needs: ScreenNeed[] = [
-      ...ENTERPRISE_NAV.map((n) => ({ section: 'Enterprise', ...pick(n) })),
-      ...organizationNav('$orgId').map((n) => ({ section: 'Organization', ...pick(n) })),
-    ];
-    return screenChecks(report.operations.items, needs);
-  } catch {
-    return null;
-  }
-}
-function pick(n: { label: string; to: string; permission: string; operation: string }) {
-  return { label: n.label, to: n.to, permission: n.permission, operation: n.operation };
-}
-
-const checks = await screens();
+// The report carries the per-screen section (`screens`): the engine marks the console's screens itself.
 const redactor = createRedactor([target.apiKey, env.get('CONSOLE_ACCESS_TOKEN')]);
 const text = json
-  ? JSON.stringify({ ...report, screens: checks }, null, 2)
-  : formatReport(report, checks, {
+  ? JSON.stringify(report, null, 2)
+  : formatReport(report, {
       color: process.stdout.isTTY === true && !process.env.NO_COLOR,
       width: process.stdout.isTTY ? process.stdout.columns || 120 : 10_000,
     });

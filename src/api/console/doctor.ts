@@ -41,6 +41,8 @@ export const DoctorOperationResult = z.looseObject({
   /** Defects found in the answer (see `conformance`); null when there was no answer to check. */
   defects: z.number().int().nullable(),
   unknown_fields: z.number().int().nullable(),
+  /** The path template the upstream answered at (the operation's own or an alternate); null when nothing was sent. */
+  served_path: z.string().nullable().optional(),
 });
 export type DoctorOperationResult = z.infer<typeof DoctorOperationResult>;
 
@@ -63,6 +65,46 @@ export const ConformanceIssue = z.object({
   message: z.string(),
 });
 export type ConformanceIssue = z.infer<typeof ConformanceIssue>;
+
+/** A field a screen relies on that the upstream's answer did not carry (see `SCREEN_FIELDS`). */
+export const NotPublishedField = z.object({ operation_id: z.string(), field: z.string() });
+export type NotPublishedField = z.infer<typeof NotPublishedField>;
+
+/** Which of its paths the upstream serves, for an operation with `alternates` (src/api/path-choice.ts). */
+export const DoctorPathFinding = z.object({
+  operation_id: z.string(),
+  /** The contract's path template, tried first. */
+  path: z.string(),
+  /** The template that answered; null when every path answered 404/405 or nothing definite came. */
+  served_path: z.string().nullable(),
+  tried: z.array(z.object({ path: z.string(), status: z.number().int() })),
+  /** `acuLimits.list: served at /v3/…/devin (first choice …/agent: 404)`. */
+  line: z.string(),
+});
+export type DoctorPathFinding = z.infer<typeof DoctorPathFinding>;
+
+/** A screen of the console as the doctor sees it: its label, route, and the operation its first read calls. */
+export const ScreenNeed = z.object({
+  section: z.string(),
+  label: z.string(),
+  to: z.string(),
+  permission: z.string(),
+  operation: z.string(),
+});
+export type ScreenNeed = z.infer<typeof ScreenNeed>;
+
+/**
+ * Whether a screen will work: `partly` when it works but the upstream does not publish a field it relies on (the
+ * screen then says so rather than derive anything from the absence).
+ */
+export const SCREEN_WORKS = ['yes', 'partly', 'no', 'unknown'] as const;
+export const ScreenCheck = ScreenNeed.extend({
+  works: z.enum(SCREEN_WORKS),
+  why: z.string(),
+  /** What the screen relies on and the upstream did not send, in the screen's words. */
+  not_published: z.array(z.string()).optional(),
+});
+export type ScreenCheck = z.infer<typeof ScreenCheck>;
 
 export const UNAUTHORIZED_REASONS = [
   'missing',
@@ -133,7 +175,11 @@ export const DoctorReport = z.looseObject({
       skipped: z.number().int(),
     }),
     items: z.array(DoctorOperationResult),
+    /** For each operation with alternates that was called: the path the upstream serves. */
+    paths: z.array(DoctorPathFinding).optional(),
   }),
+  /** The console's screens, each marked with whether it will work (`CONSOLE_SCREENS`, `screenChecks`). */
+  screens: z.array(ScreenCheck).optional(),
   conformance: z.object({
     verdict: DoctorVerdict,
     checked: z.number().int(),
@@ -144,6 +190,8 @@ export const DoctorReport = z.looseObject({
       count: z.number().int(),
       items: z.array(z.object({ operation_id: z.string(), where: z.string() })),
     }),
+    /** Fields a screen relies on that an answer lacked (each also a `missing_field` issue naming the screen). */
+    not_published: z.array(NotPublishedField).optional(),
   }),
   rate_limit: z.object({
     verdict: DoctorVerdict,
@@ -214,29 +262,143 @@ export const consoleDoctorOperations = defineConsoleOperations({
   },
 });
 
-/** A screen of the console as the doctor sees it: its label, route, and the operation its first read calls. */
-export interface ScreenNeed {
-  section: string;
-  label: string;
-  to: string;
-  permission: string;
+/**
+ * The console's screens as the doctor sees them: every entry of the navigation (src/lib/nav.ts) with the
+ * operation its first read calls and the permission that needs. Kept here, free of the browser's router and of
+ * the `@/` alias, so the doctor's engine, `npm run doctor` and the Doctor screen all read it; a unit test keeps it
+ * equal to the navigation.
+ */
+export const CONSOLE_SCREENS: readonly ScreenNeed[] = [
+  ...(
+    [
+      ['Organizations', '/', 'ViewAccountOrganizations', 'organizations.list'],
+      ['All sessions', '/sessions', 'ViewAccountSessions', 'sessions.enterprise.list'],
+      ['Knowledge notes', '/knowledge', 'ManageAccountKnowledge', 'knowledge.enterprise.list'],
+      ['Playbooks', '/playbooks', 'ManageAccountPlaybooks', 'playbooks.enterprise.list'],
+      ['Git connections', '/git-connections', 'ManageGitIntegrations', 'gitConnections.list'],
+      ['Audit logs', '/audit-logs', 'ViewAccountAuditLogs', 'auditLogs.list'],
+      ['Guardrail violations', '/guardrails', 'ManageEnterpriseSettings', 'guardrails.violations.list'],
+      ['Code-scan findings', '/code-scans', 'ViewAccountCodeScans', 'codeScans.findings.list'],
+      ['Usage', '/usage', 'ManageBilling', 'consumption.daily.get'],
+      ['Capacity', '/capacity', 'ViewAccountMetrics', 'hypervisors.list'],
+      ['Searches', '/searches', 'ViewAccountSessions', 'searches.enterprise.list'],
+      ['Members', '/members', 'ViewAccountMembership', 'members.users.list'],
+      ['Roles', '/roles', 'ViewAccountMembership', 'roles.list'],
+      ['Service users', '/service-users', 'ManageAccountServiceUsers', 'serviceUsers.list'],
+      ['IdP groups', '/idp-groups', 'ManageAccountMembership', 'idpGroups.list'],
+      ['Effective access', '/access', 'ViewAccountMembership', 'members.users.list'],
+      ['IP access list', '/settings/ip-access-list', 'ManageEnterpriseSettings', 'ipAccessList.get'],
+      ['Limits', '/settings/limits', 'ManageBilling', 'acuLimits.list'],
+      ['Doctor', '/doctor', 'AnyCredential', 'self.get'],
+    ] as const
+  ).map(([label, to, permission, operation]) => ({ section: 'Enterprise', label, to, permission, operation })),
+  ...(
+    [
+      ['Overview', '/orgs/$orgId', 'ViewAccountOrganizations', 'organizations.get'],
+      ['Sessions', '/orgs/$orgId/sessions', 'ViewOrgSessions', 'sessions.list'],
+      [
+        'Guardrail violations',
+        '/orgs/$orgId/guardrails',
+        'ManageEnterpriseSettings',
+        'guardrails.violations.organization.list',
+      ],
+      ['Usage', '/orgs/$orgId/usage', 'ManageBilling', 'consumption.daily.organization.get'],
+      ['Searches', '/orgs/$orgId/searches', 'ViewOrgSessions', 'searches.list'],
+      ['Git permissions', '/orgs/$orgId/git-permissions', 'ManageGitIntegrations', 'gitPermissions.list'],
+      ['Knowledge notes', '/orgs/$orgId/knowledge', 'ManageAccountKnowledge', 'knowledge.list'],
+      ['Playbooks', '/orgs/$orgId/playbooks', 'ManageAccountPlaybooks', 'playbooks.list'],
+      ['Schedules', '/orgs/$orgId/schedules', 'ManageOrgSchedules', 'schedules.list'],
+      ['Secrets', '/orgs/$orgId/secrets', 'ManageOrgSecrets', 'secrets.list'],
+      ['Repository indexing', '/orgs/$orgId/indexing', 'IndexOrgRepositories', 'indexing.list'],
+      ['Snapshot builds', '/orgs/$orgId/snapshot-builds', 'ManageRepoBlueprints', 'snapshotBuilds.list'],
+      ['Members', '/orgs/$orgId/members', 'ViewOrgMembership', 'members.organization.users.list'],
+      ['Service users', '/orgs/$orgId/service-users', 'ManageOrgServiceUsers', 'serviceUsers.organization.list'],
+      ['Session tags', '/orgs/$orgId/settings/tags', 'ManageOrganizations', 'organizations.tags.get'],
+    ] as const
+  ).map(([label, to, permission, operation]) => ({ section: 'Organization', label, to, permission, operation })),
+];
+
+/** A field of an operation's answer that a screen relies on though the contract leaves it optional. */
+export interface ScreenField {
   operation: string;
+  /** The field of the answer, or of each item of a list answer. */
+  field: string;
+  /** What it is, in the screen's words. */
+  label: string;
 }
 
-export interface ScreenCheck extends ScreenNeed {
-  works: 'yes' | 'no' | 'unknown';
-  why: string;
+const field = (operation: string, name: string, label: string): ScreenField => ({ operation, field: name, label });
+
+/**
+ * The fields each screen (by route) relies on and the vendor's service may leave out (the contract keeps them
+ * optional for that reason). When an answer lacks one, the doctor marks it missing, naming the screen; the screen
+ * itself says the API does not publish it and derives nothing from its absence.
+ */
+export const SCREEN_FIELDS: Readonly<Record<string, readonly ScreenField[]>> = {
+  '/members': [
+    field('members.users.list', 'idp_role_assignments', 'roles held through IdP groups'),
+    field('members.users.list', 'created_at', 'when each member joined'),
+  ],
+  '/roles': [
+    field('roles.list', 'permissions', 'permissions'),
+    field('roles.list', 'is_built_in', 'built-in or custom'),
+  ],
+  '/service-users': [
+    field('serviceUsers.list', 'expires_at', 'when each credential expires'),
+    field('serviceUsers.list', 'created_at', 'when each was created'),
+  ],
+  '/idp-groups': [
+    field('idpGroups.roles.list', 'role_assignments', "each group's enterprise role"),
+    field('idpGroups.organization.roles.list', 'role_assignments', "each group's role in an organization"),
+    field('idpGroups.list', 'member_count', 'how many members each group has'),
+    field('idpGroups.list', 'created_at', 'when each group was registered'),
+  ],
+  '/access': [
+    field('roles.list', 'permissions', "the roles' permissions"),
+    field('members.users.list', 'idp_role_assignments', 'roles held through IdP groups'),
+  ],
+  '/orgs/$orgId/members': [
+    field('members.organization.users.list', 'idp_role_assignments', 'roles held through IdP groups'),
+    field('members.organization.users.list', 'created_at', 'when each member joined'),
+  ],
+  '/orgs/$orgId/service-users': [
+    field('serviceUsers.organization.list', 'expires_at', 'when each credential expires'),
+    field('serviceUsers.organization.list', 'created_at', 'when each was created'),
+  ],
+};
+
+/** A screen's name in a sentence: "Roles", "Organization members". */
+export function screenName(s: Pick<ScreenNeed, 'section' | 'label'>): string {
+  return s.section === 'Organization' ? `Organization ${s.label.toLowerCase()}` : s.label;
 }
 
-/** Marks each screen with whether it will work, from what its operation answered in the report. */
-export function screenChecks(items: readonly DoctorOperationResult[], screens: readonly ScreenNeed[]): ScreenCheck[] {
+/**
+ * Marks each screen with whether it will work, from what its operation answered in the report; `notPublished`
+ * (the report's `conformance.not_published`) turns a working screen that lacks a field it relies on into `partly`.
+ */
+export function screenChecks(
+  items: readonly DoctorOperationResult[],
+  screens: readonly ScreenNeed[] = CONSOLE_SCREENS,
+  notPublished: readonly NotPublishedField[] = [],
+): ScreenCheck[] {
   const byId = new Map(items.map((i) => [i.id, i]));
-  return screens.map((s) => {
+  const missing = new Set(notPublished.map((n) => `${n.operation_id} ${n.field}`));
+  return screens.map((s): ScreenCheck => {
     const r = byId.get(s.operation);
     if (!r) return { ...s, works: 'unknown', why: `${s.operation} was not checked` };
     switch (r.outcome) {
-      case 'allowed':
-        return { ...s, works: 'yes', why: `${s.operation} allowed` };
+      case 'allowed': {
+        const lacking = (SCREEN_FIELDS[s.to] ?? [])
+          .filter((f) => missing.has(`${f.operation} ${f.field}`))
+          .map((f) => f.label);
+        if (lacking.length === 0) return { ...s, works: 'yes', why: `${s.operation} allowed` };
+        return {
+          ...s,
+          works: 'partly',
+          why: `${s.operation} allowed; not published by this upstream: ${lacking.join(', ')} (the screen says so)`,
+          not_published: lacking,
+        };
+      }
       case 'refused':
         return { ...s, works: 'no', why: `refused: needs ${r.refused_permission ?? s.permission}` };
       case 'not_present':
@@ -253,12 +415,18 @@ export function screenChecks(items: readonly DoctorOperationResult[], screens: r
 export function screensVerdict(checks: readonly ScreenCheck[]): DoctorVerdict {
   const no = checks.filter((c) => c.works === 'no').length;
   const unknown = checks.filter((c) => c.works === 'unknown').length;
-  const yes = checks.length - no - unknown;
+  const partly = checks.filter((c) => c.works === 'partly');
+  const working = checks.length - no - unknown;
   if (checks.length === 0) return { level: 'skipped', line: 'No screens to check' };
-  if (no === 0 && unknown === 0) return { level: 'ok', line: `All ${yes} screens will work` };
-  if (yes === 0) return { level: 'fail', line: `None of the ${checks.length} screens will work` };
+  const without = partly.length
+    ? `; ${partly.length} without data this upstream does not publish (${partly.map(screenName).join(', ')})`
+    : '';
+  if (no === 0 && unknown === 0) {
+    return { level: partly.length ? 'warn' : 'ok', line: `All ${working} screens will work${without}` };
+  }
+  if (working === 0) return { level: 'fail', line: `None of the ${checks.length} screens will work` };
   return {
     level: 'warn',
-    line: `${yes} of ${checks.length} screens will work; ${no} will not${unknown ? `, ${unknown} unknown` : ''}`,
+    line: `${working} of ${checks.length} screens will work${without}; ${no} will not${unknown ? `, ${unknown} unknown` : ''}`,
   };
 }

@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Stethoscope } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
+  CONSOLE_SCREENS,
   screenChecks,
   screensVerdict,
   type ConformanceIssue,
@@ -16,7 +17,6 @@ import {
   type DoctorVerdict,
   type OperationOutcome,
   type ScreenCheck,
-  type ScreenNeed,
 } from '@/api/console/doctor';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
@@ -28,7 +28,6 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 import { doctorKeys } from '@/lib/doctor-summary';
 import { formatDateTime } from '@/lib/format';
-import { ENTERPRISE_NAV, organizationNav } from '@/lib/nav';
 import { doctorStateQueryOptions, useRunDoctor } from './api';
 
 const LEVEL: Record<DoctorVerdict['level'], { tone: Tone; text: string }> = {
@@ -51,19 +50,9 @@ const OUTCOME: Record<OperationOutcome, { tone: Tone; text: string }> = {
   skipped: { tone: 'neutral', text: 'Skipped' },
 };
 
-/** The console's screens as the doctor sees them: each navigation entry and the operation its first read calls. */
-function consoleScreens(): ScreenNeed[] {
-  const pick = (section: string, n: { label: string; to: string; permission: string; operation: string }) => ({
-    section,
-    label: n.label,
-    to: n.to,
-    permission: n.permission,
-    operation: n.operation,
-  });
-  return [
-    ...ENTERPRISE_NAV.map((n) => pick('Enterprise', n)),
-    ...organizationNav('$orgId').map((n) => pick('Organization', n)),
-  ];
+/** The report's screens; a report written before it carried them is marked from its operations. */
+function reportScreens(report: DoctorReport): ScreenCheck[] {
+  return report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published);
 }
 
 function Section({
@@ -164,6 +153,8 @@ const SCREEN_COLUMNS = screenCol.columns([
       const v = getValue();
       return v === 'yes' ? (
         <Badge tone="success">Works</Badge>
+      ) : v === 'partly' ? (
+        <Badge tone="warn">Works, data missing</Badge>
       ) : v === 'no' ? (
         <Badge tone="danger">Will not work</Badge>
       ) : (
@@ -253,7 +244,8 @@ function OperationsTable({ report }: { report: DoctorReport }) {
 }
 
 function Report({ report }: { report: DoctorReport }) {
-  const screens = useMemo(() => screenChecks(report.operations.items, consoleScreens()), [report]);
+  const screens = useMemo(() => reportScreens(report), [report]);
+  const paths = report.operations.paths ?? [];
   const screenVerdict = screensVerdict(screens);
   const issues = useMemo(
     () => report.conformance.issues.map((i, n) => ({ ...i, key: `${n}` })),
@@ -353,6 +345,18 @@ function Report({ report }: { report: DoctorReport }) {
 
       <Section n={3} id="operations" title="What this credential may do" verdict={report.operations.verdict}>
         <OperationsTable report={report} />
+        {paths.length > 0 && (
+          <div className="mt-5">
+            <h3 className="text-sm font-semibold">Paths the upstream serves</h3>
+            <ul className="mt-1 flex flex-col gap-0.5 text-sm" data-testid="doctor-paths">
+              {paths.map((p) => (
+                <li key={p.operation_id} className="font-mono text-xs break-all">
+                  {p.line}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div className="mt-5 flex flex-wrap items-center gap-x-3 gap-y-1">
           <h3 className="text-sm font-semibold">Screens of the console</h3>
           <VerdictBadge verdict={screenVerdict} />

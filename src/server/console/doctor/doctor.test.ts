@@ -1,19 +1,27 @@
 /**
  * The doctor against real upstreams over HTTP: the sandbox (in-process, ':memory:') with the admin and the viewer
  * credential, a deliberately non-conforming fake upstream, and the console's `/console/doctor` endpoints. Every
- * upstream here fails the test if it receives anything but GET.
+ * upstream here fails the test if it receives anything but GET. The runs keep their pace (5 requests a second) on
+ * a virtual clock, so a walk of the whole table takes no longer than its requests do.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorReport, DoctorState, DoctorSummary } from '../../../api/console/doctor';
-import { screenChecks } from '../../../api/console/doctor';
+import { CONSOLE_SCREENS, screenChecks } from '../../../api/console/doctor';
 import { operationList } from '../../../api/operations';
 import { PERMISSIONS, READ_PERMISSIONS } from '../../../api/permissions';
 import { createSandbox, SANDBOX_CREDENTIALS, type Sandbox } from '../../../sandbox';
 import { startTestConsole } from '../../../test/harness';
-import { explainUnauthorized, runDoctor } from './engine';
+import { createRedactor } from '../../redact';
+import type { SettingsStore } from '../storage/settings';
+import { explainUnauthorized, runDoctor, type DoctorOptions } from './engine';
+import { doctorHandlers } from './index';
+import { virtualClock } from './pace';
+
+/** runDoctor on a virtual clock. */
+const run = (opts: DoctorOptions) => runDoctor({ clock: virtualClock(), ...opts });
 
 const GET_OPS = operationList.filter((op) => op.method === 'GET');
 const NO_ID = /^skipped: no \w+ to try$/;
@@ -61,8 +69,8 @@ describe('doctor against the sandbox', () => {
   let admin: DoctorReport;
   let viewer: DoctorReport;
   beforeAll(async () => {
-    admin = await runDoctor({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.admin, mode: 'sandbox' });
-    viewer = await runDoctor({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.viewer, mode: 'sandbox' });
+    admin = await run({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.admin, mode: 'sandbox' });
+    viewer = await run({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.viewer, mode: 'sandbox' });
   }, 120_000);
 
   it('with the admin credential: reachable, identified, everything allowed and conforming', () => {
@@ -163,7 +171,7 @@ describe('doctor against the sandbox', () => {
   });
 
   it('explains a 401: unknown credential, refused by the IP access list', async () => {
-    const wrong = await runDoctor({ baseUrl: sb.url, apiKey: 'cog_not_a_real_one', mode: 'sandbox' });
+    const wrong = await run({ baseUrl: sb.url, apiKey: 'cog_not_a_real_one', mode: 'sandbox' });
     expect(wrong.credential_works).toBe(false);
     expect(wrong.identity.self).toBe('refused');
     expect(wrong.identity.unauthorized?.reason).toBe('unknown');
@@ -185,7 +193,7 @@ describe('doctor against the sandbox', () => {
     sb.methods.length = 0;
     expect(put.status).toBe(200);
     try {
-      const refused = await runDoctor({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.admin, mode: 'sandbox' });
+      const refused = await run({ baseUrl: sb.url, apiKey: SANDBOX_CREDENTIALS.admin, mode: 'sandbox' });
       expect(refused.credential_works).toBe(false);
       expect(refused.identity.unauthorized?.reason).toBe('ip_not_allowed');
       expect(refused.identity.unauthorized?.explanation).toMatch(/IP access list/);
@@ -313,7 +321,7 @@ describe('doctor against a non-conforming upstream', () => {
   let report: DoctorReport;
   beforeAll(async () => {
     fake = await startFakeUpstream();
-    report = await runDoctor({ baseUrl: fake.url, apiKey: 'cog_fake_good', mode: 'upstream' });
+    report = await run({ baseUrl: fake.url, apiKey: 'cog_fake_good', mode: 'upstream' });
   }, 60_000);
   afterAll(() => fake?.close());
 
@@ -368,31 +376,44 @@ describe('doctor against a non-conforming upstream', () => {
 });
 
 describe('the console endpoints', () => {
+  /** A settings store in memory: where the console keeps the last report. */
+  function memorySettings(): SettingsStore {
+    const map = new Map<string, unknown>();
+    return {
+      get: async <T>(key: string) => map.get(key) as T | undefined,
+      set: async (key, value) => void map.set(key, JSON.parse(JSON.stringify(value))),
+      delete: async (key) => void map.delete(key),
+    };
+  }
+
+  /** The handlers behind `/console/doctor…`, on a virtual clock: start a run, follow it, read the summary. */
   async function runThrough(apiKey: string) {
-    const c = await startTestConsole({ upstream: { baseUrl: sb.url, apiKey } });
-    try {
-      const before = await c.api.get<DoctorSummary>('/console/doctor/summary');
-      expect(before.body).toMatchObject({ running: false, ran_at: null, refused_count: 0 });
-      const started = await c.api.call<DoctorState>('POST', '/console/doctor/runs');
-      expect(started.status).toBe(202);
-      expect(started.body.running).not.toBeNull();
-      let state = started.body;
-      for (let i = 0; i < 600 && state.running; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        state = (await c.api.get<DoctorState>('/console/doctor')).body;
-      }
-      const summary = (await c.api.get<DoctorSummary>('/console/doctor/summary')).body;
-      const raw = (await c.api.get('/console/doctor')).text;
-      return { state, summary, raw };
-    } finally {
-      await c.close();
+    const h = doctorHandlers({
+      config: { mode: 'sandbox', upstreamTimeoutMs: 15_000, accessToken: undefined },
+      upstreamUrl: sb.url,
+      apiKey,
+      settings: memorySettings(),
+      redactor: createRedactor([apiKey]),
+      runOptions: { clock: virtualClock() },
+    });
+    const input = undefined as never;
+    const before = await h['console.doctor.summary.get']!(input);
+    expect(before).toMatchObject({ running: false, ran_at: null, refused_count: 0 });
+    let state = (await h['console.doctor.runs.create']!(input)) as DoctorState;
+    expect(state.running).not.toBeNull();
+    for (let i = 0; i < 600 && state.running; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      state = (await h['console.doctor.get']!(input)) as DoctorState;
     }
+    const summary = (await h['console.doctor.summary.get']!(input)) as DoctorSummary;
+    return { state, summary, raw: JSON.stringify(state) };
   }
 
   it('runs on demand, keeps the last report, and the summary names the refused operations', async () => {
     const admin = await runThrough(SANDBOX_CREDENTIALS.admin);
     expect(admin.state.error).toBeNull();
     expect(admin.state.report?.credential_works).toBe(true);
+    expect(admin.state.report?.screens?.length).toBe(CONSOLE_SCREENS.length);
     expect(admin.summary).toMatchObject({ running: false, credential_works: true, refused_count: 0, refused: [] });
     expect(admin.raw).not.toContain(SANDBOX_CREDENTIALS.admin);
 
@@ -401,5 +422,27 @@ describe('the console endpoints', () => {
     expect(viewer.summary.refused).toContainEqual({ id: 'gitConnections.list', permission: 'ManageGitIntegrations' });
     for (const r of viewer.summary.refused) expect(PERMISSIONS as readonly string[]).toContain(r.permission);
     expect(viewer.raw).not.toContain(SANDBOX_CREDENTIALS.viewer);
-  }, 120_000);
+  }, 60_000);
+
+  it('over HTTP: 202 on start, the report kept and read back (a refused credential: a run of two requests)', async () => {
+    const c = await startTestConsole({ upstream: { baseUrl: sb.url, apiKey: 'cog_unknown_to_the_sandbox' } });
+    try {
+      const started = await c.api.call<DoctorState>('POST', '/console/doctor/runs');
+      expect(started.status).toBe(202);
+      expect(started.body.running).not.toBeNull();
+      let state = started.body;
+      for (let i = 0; i < 100 && state.running; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        state = (await c.api.get<DoctorState>('/console/doctor')).body;
+      }
+      expect(state.report?.credential_works).toBe(false);
+      expect(state.report?.identity.unauthorized?.reason).toBe('unknown');
+      expect(state.report?.screens?.length).toBe(CONSOLE_SCREENS.length);
+      const summary = (await c.api.get<DoctorSummary>('/console/doctor/summary')).body;
+      expect(summary).toMatchObject({ running: false, credential_works: false });
+      expect((await c.api.get('/console/doctor')).text).not.toContain('cog_unknown_to_the_sandbox');
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
 });

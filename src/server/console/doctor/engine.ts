@@ -9,10 +9,14 @@
  *    (missing, malformed, unknown, expired, revoked, refused by the IP access list).
  * 3. Operations: every read operation of the contract's table (GET; whatever the table holds), called once with
  *    the smallest request (`first=1`), path ids taken from earlier answers (the first organization, the first
- *    session of it…). Never a write: the HTTP client can only send GET.
- * 4. Conformance: every answer against its response schema and the paging rules (see `conformance.ts`).
- * 5. Rate limiting: paced (a few requests per second on a real upstream, faster on loopback), every 429 waited
- *    out (`Retry-After`), what was seen recorded.
+ *    session of it…). Never a write: the HTTP client can only send GET. An operation with `alternates` is tried
+ *    at its paths in order (src/api/path-choice.ts, with the run's own memory), and the report says which path
+ *    the upstream serves. Which screens will work follows (`CONSOLE_SCREENS`).
+ * 4. Conformance: every answer against its response schema and the paging rules (see `conformance.ts`), and the
+ *    fields a screen relies on though the contract leaves them optional (`SCREEN_FIELDS`): one that is absent is
+ *    marked missing, naming the screen.
+ * 5. Rate limiting: at most 5 requests within any second on every upstream, loopback included (`pace.ts`), every
+ *    429 waited out (`Retry-After`), what was seen recorded.
  *
  * The credential appears nowhere in the report: every text from the upstream goes through the redactor, and
  * the whole report once more at the end.
@@ -21,19 +25,36 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type {
-  DoctorOperationResult,
-  DoctorReport,
-  DoctorVerdict,
-  UnauthorizedReason,
+import {
+  CONSOLE_SCREENS,
+  SCREEN_FIELDS,
+  screenChecks,
+  screenName,
+  type ConformanceIssue,
+  type DoctorOperationResult,
+  type DoctorPathFinding,
+  type DoctorReport,
+  type DoctorVerdict,
+  type NotPublishedField,
+  type ScreenField,
+  type ScreenNeed,
+  type UnauthorizedReason,
 } from '../../../api/console/doctor';
-import type { ConformanceIssue } from '../../../api/console/doctor';
 import { operationList } from '../../../api/operations';
 import { buildPath, type OperationDef } from '../../../api/operations/define';
+import { callAtServedPath, candidatePaths, memoryPathMemory } from '../../../api/path-choice';
 import { isPermission } from '../../../api/permissions';
 import { createRedactor, type Redactor } from '../../redact';
 import { checkAnswer } from './conformance';
 import { DoctorNetworkError, doctorGet, isLoopbackName, retryAfterSeconds, type GetResult } from './http';
+import {
+  busiestSecond,
+  DEFAULT_MIN_INTERVAL_MS,
+  MAX_REQUESTS_PER_SECOND,
+  Pacer,
+  realClock,
+  type DoctorClock,
+} from './pace';
 
 export interface DoctorOptions {
   /** The API's base URL (or the sandbox's loopback URL). */
@@ -46,10 +67,14 @@ export interface DoctorOptions {
   /** Per request. */
   timeoutMs?: number;
   /**
-   * Least time between two requests. Default: 250 ms (at most 4 a second) on a real upstream, 10 ms on a loopback
-   * one (the sandbox or a local proxy), so the doctor finishes in seconds there.
+   * Least time between two requests (default 200 ms). Whatever it is, no more than 5 requests go within any
+   * second, on every upstream (`pace.ts`).
    */
   minIntervalMs?: number;
+  /** The clock the pace and the 429 waits keep (tests run a long walk on a virtual one). */
+  clock?: DoctorClock;
+  /** The screens to mark (the console's by default). */
+  screens?: readonly ScreenNeed[];
   /** Longest single wait for a 429's `Retry-After`; a longer one ends that operation as failed. */
   maxRetryWaitMs?: number;
   /** How many times one operation waits out a 429 before it counts as failed. */
@@ -61,27 +86,10 @@ export interface DoctorOptions {
 }
 
 const DEFAULTS = { timeoutMs: 15_000, maxRetryWaitMs: 120_000, maxRetries: 4 };
-const REMOTE_INTERVAL_MS = 250;
-const LOOPBACK_INTERVAL_MS = 10;
 /** Certificates closer than this to their end get a warning. */
 const CERT_WARN_DAYS = 14;
 /** Path parameters whose ids the API writes under another field name. */
 const PARAM_SYNONYMS: Record<string, string[]> = { agent_id: ['session_id'], session_id: ['agent_id'] };
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (ms <= 0) return resolve();
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
@@ -243,6 +251,38 @@ function verdict(level: DoctorVerdict['level'], line: string): DoctorVerdict {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** `path` shortened after what it shares with `other`: `…/agent` beside `…/devin`. */
+function shortBeside(path: string, other: string): string {
+  const a = path.split('/');
+  const b = other.split('/');
+  let same = 0;
+  while (same < a.length - 1 && a[same] === b[same]) same++;
+  return same > 1 ? `…/${a.slice(same).join('/')}` : path;
+}
+
+/** What the doctor found about an operation with alternates: the path its upstream serves. */
+function pathFinding(
+  op: OperationDef,
+  served: string | null,
+  tried: Array<{ path: string; status: number }>,
+): DoctorPathFinding {
+  const first = tried[0];
+  let line: string;
+  if (served === op.path) line = `${op.id}: served at its first path ${op.path}`;
+  else if (served) {
+    const before = tried
+      .filter((t) => t.path !== served)
+      .map((t) => `${shortBeside(t.path, served)}: ${t.status}`)
+      .join(', ');
+    line = `${op.id}: served at ${served} (first choice ${before})`;
+  } else if (tried.length > 0 && tried.every((t) => t.status === 404 || t.status === 405)) {
+    line = `${op.id}: served at none of its ${plural(tried.length, 'path')} (${tried.map((t) => t.status).join(', ')})`;
+  } else {
+    line = `${op.id}: not established (${first ? `${first.path} answered ${first.status === 0 ? 'nothing' : first.status}` : 'not sent'})`;
+  }
+  return { operation_id: op.id, path: op.path, served_path: served, tried, line };
+}
+
 interface Answer {
   result: GetResult | null;
   error: DoctorNetworkError | null;
@@ -273,7 +313,23 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   let done = 0;
   const progress = (current: string | null) => opts.onProgress?.({ done, total: table.length, current });
 
-  const rate = { requests: 0, retryAfterSeen: false, responses429: 0, waitedMs: 0, sentAt: [] as number[] };
+  const clock = opts.clock ?? realClock;
+  const minIntervalMs = Math.max(0, opts.minIntervalMs ?? DEFAULT_MIN_INTERVAL_MS);
+  // One pacer for every request of the run: the reach check, the walk, every alternate path and every retry.
+  const pacer = new Pacer(clock, minIntervalMs);
+  const rate = { requests: 0, retryAfterSeen: false, responses429: 0, waitedMs: 0 };
+  const screens = opts.screens ?? CONSOLE_SCREENS;
+  /** The fields the screens rely on, by operation. */
+  const fieldNeeds = new Map<string, Array<{ screen: ScreenNeed; field: ScreenField }>>();
+  for (const screen of screens) {
+    for (const f of SCREEN_FIELDS[screen.to] ?? []) {
+      const list = fieldNeeds.get(f.operation) ?? [];
+      list.push({ screen, field: f });
+      fieldNeeds.set(f.operation, list);
+    }
+  }
+  const notPublished: NotPublishedField[] = [];
+  const pathFindings: DoctorPathFinding[] = [];
 
   // --- 1. Reach -------------------------------------------------------------------------------------------
   const reach: DoctorReport['reach'] = {
@@ -295,13 +351,11 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     base = null;
     reach.problem = 'the base URL is not an http(s) URL';
   }
-  let minIntervalMs = opts.minIntervalMs ?? REMOTE_INTERVAL_MS;
   if (base) {
     const hostname = base.hostname.replace(/^\[|\]$/g, '');
     reach.scheme = base.protocol.replace(':', '');
     reach.host = base.host;
     reach.loopback = isLoopbackName(hostname);
-    minIntervalMs = opts.minIntervalMs ?? (reach.loopback ? LOOPBACK_INTERVAL_MS : REMOTE_INTERVAL_MS);
     if (base.protocol === 'http:' && !reach.loopback) {
       reach.problem = `plain HTTP to ${base.host}: the credential would cross the network in clear, so the doctor sends nothing; use https:// (plain HTTP is accepted on loopback only)`;
     } else {
@@ -321,8 +375,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
         // Without the credential, on a fresh connection: the time to connect (and shake hands) and answer.
         const probeUrl = new URL(`${opts.baseUrl.replace(/\/+$/, '')}/v3/self`);
         try {
+          await pacer.next(opts.signal);
           rate.requests++;
-          rate.sentAt.push(Date.now());
           const res = await doctorGet(probeUrl, { timeoutMs, agent: false, signal: opts.signal });
           reach.rtt_ms = res.ms;
           reach.status = res.status;
@@ -359,13 +413,10 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     base?.protocol === 'https:'
       ? new https.Agent({ keepAlive: true, maxSockets: 1 })
       : new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let lastSent = rate.sentAt[0] ?? 0;
   async function send(url: URL): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
-      await sleep(lastSent + minIntervalMs - Date.now(), opts.signal);
-      lastSent = Date.now();
+      await pacer.next(opts.signal);
       rate.requests++;
-      rate.sentAt.push(lastSent);
       let res: GetResult;
       try {
         res = await doctorGet(url, { apiKey: opts.apiKey, timeoutMs, agent, signal: opts.signal });
@@ -393,9 +444,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
         };
       }
       rate.waitedMs += waitMs;
-      await sleep(waitMs, opts.signal);
-      // The wait counts as the pause before the next request.
-      lastSent = Date.now() - minIntervalMs;
+      // The wait is longer than the pace's gap: the retry goes as soon as it ends (if the window allows).
+      await clock.sleep(waitMs, opts.signal);
     }
   }
 
@@ -425,25 +475,45 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
       refused_permission: null,
       defects: null,
       unknown_fields: null,
+      served_path: null,
       ...r,
     });
     done++;
     progress(null);
   };
 
+  /** Which path each operation with alternates was answered at, learned during this run only. */
+  const pathMemory = memoryPathMemory();
+
+  /**
+   * Sends `op` at the first of its paths the upstream serves (its own, then its alternates: a 404 or 405 on a path
+   * moves on to the next), and notes which one answered.
+   */
+  async function sendAtServedPath(op: OperationDef, params: Record<string, string>, query: Record<string, string>) {
+    const choice = await callAtServedPath(op, pathMemory, async (template) => {
+      const path = buildPath(template, params);
+      const url = urlFor(path, query);
+      const answer = await send(url);
+      // No HTTP answer (status 0) is not "not served": it ends the search there.
+      return { status: answer.result?.status ?? 0, answer, request: `${path}${url.search}` };
+    });
+    const definite = choice.result.status !== 0 && choice.result.status < 500 && choice.result.status !== 429;
+    const notServed = choice.tried.every((t) => t.status === 404 || t.status === 405);
+    const servedPath = definite && !notServed ? choice.path : null;
+    if (op.alternates?.length) pathFindings.push(pathFinding(op, servedPath, choice.tried));
+    return { ...choice.result, servedPath };
+  }
+
   /** Calls one operation and records what it answered. */
   async function call(op: OperationDef, params: Record<string, string>, query: Record<string, string>) {
     progress(op.id);
-    const path = buildPath(op.path, params);
-    const url = urlFor(path, query);
-    const request = `${path}${url.search}`;
-    const answer = await send(url);
+    const { answer, request, servedPath } = await sendAtServedPath(op, params, query);
     if (answer.error || !answer.result) {
       record(op, { request, outcome: 'failed', detail: clean(answer.error?.plain ?? 'no answer') });
       return undefined;
     }
     const res = answer.result;
-    const base = { request, status: res.status, ms: res.ms };
+    const base = { request, status: res.status, ms: res.ms, served_path: servedPath };
     if (answer.rateLimited) {
       record(op, { ...base, outcome: 'failed', detail: answer.rateLimited });
       return undefined;
@@ -519,6 +589,10 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
         unknownCount += unknown;
         for (const w of check.unknown)
           if (unknownFields.length < 200) unknownFields.push({ operation_id: op.id, where: w });
+        for (const i of missingScreenFields(op, json)) {
+          issues.push(i);
+          defects++;
+        }
         pool.harvest(json);
         const list = (json as { items?: unknown })?.items;
         if (op.paginated && Array.isArray(list) && list.length > 0) firstItems.set(op.id, { params, item: list[0] });
@@ -527,6 +601,41 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     if (defects === 0) conforming++;
     record(op, { ...base, outcome: 'allowed', defects, unknown_fields: unknown });
     return json;
+  }
+
+  /**
+   * The fields the screens rely on that this answer lacks (in it, or in each item of a list): one issue per
+   * screen, naming it. Absent only: a null is the upstream saying "none", which the screen can show.
+   */
+  function missingScreenFields(op: OperationDef, json: unknown): ConformanceIssue[] {
+    const needs = fieldNeeds.get(op.id);
+    if (!needs) return [];
+    const list = (json as { items?: unknown } | null)?.items;
+    const targets: Array<{ at: string; value: unknown }> =
+      op.paginated && Array.isArray(list)
+        ? list.map((value, i) => ({ at: `items[${i}].`, value }))
+        : [{ at: '', value: json }];
+    const out: ConformanceIssue[] = [];
+    for (const { screen, field } of needs) {
+      const lacking = targets.find(
+        (t) =>
+          t.value !== null &&
+          typeof t.value === 'object' &&
+          !Array.isArray(t.value) &&
+          !Object.prototype.hasOwnProperty.call(t.value, field.field),
+      );
+      if (!lacking) continue;
+      if (!notPublished.some((n) => n.operation_id === op.id && n.field === field.field)) {
+        notPublished.push({ operation_id: op.id, field: field.field });
+      }
+      out.push({
+        operation_id: op.id,
+        where: `${lacking.at}${field.field}`,
+        kind: 'missing_field',
+        message: `${screenName(screen)}: ${field.label} not published; the screen says so`,
+      });
+    }
+    return out;
   }
 
   // --- 2. Identity, 3. operations -------------------------------------------------------------------------
@@ -582,9 +691,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   async function walk() {
     const pending = table.filter((op) => !items.has(op.id));
     const pendingIds = () => new Set(pending.map((p) => p.id));
+    /** The list whose items give `name`: its path (or an alternate) is the part of `op`'s before `/{name}`. */
     const parentOf = (op: OperationDef, name: string) => {
-      const prefix = op.path.slice(0, op.path.indexOf(`/{${name}}`));
-      return table.find((p) => p.paginated && p.path === prefix && p.id !== op.id);
+      const prefixes = candidatePaths(op)
+        .filter((p) => p.includes(`/{${name}}`))
+        .map((p) => p.slice(0, p.indexOf(`/{${name}}`)));
+      return table.find((p) => p.paginated && p.id !== op.id && candidatePaths(p).some((c) => prefixes.includes(c)));
     };
 
     /** The ids and query for `op`, or why it must wait or cannot be tried. */
@@ -729,15 +841,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
             `${plural(issues.length, 'defect')} in ${defectiveAnswers} of ${plural(checked, 'answer')}${unknownCount ? `; ${plural(unknownCount, 'unknown extra field')} counted` : ''}`,
           );
 
-  const sentAt = rate.sentAt;
-  let maxPerSecond = 0;
-  let minGap = Infinity;
-  for (let i = 0, j = 0; i < sentAt.length; i++) {
-    while (sentAt[i]! - sentAt[j]! >= 1000) j++;
-    maxPerSecond = Math.max(maxPerSecond, i - j + 1);
-    if (i > 0) minGap = Math.min(minGap, sentAt[i]! - sentAt[i - 1]!);
-  }
-  const paceText = `${plural(rate.requests, 'request')}, at most ${maxPerSecond} within a second (paced ${minIntervalMs} ms apart${reach.loopback ? ', loopback' : ''})`;
+  const { maxPerSecond, minGapMs: minGap } = busiestSecond(pacer.sentAt);
+  const paceText = `${plural(rate.requests, 'request')}, at most ${maxPerSecond} within any second (the doctor keeps to ${MAX_REQUESTS_PER_SECOND}, at least ${minIntervalMs} ms apart)`;
   const rateVerdict =
     rate.requests === 0
       ? verdict('skipped', 'No request sent')
@@ -785,13 +890,15 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     verdict: overall,
     reach,
     identity,
-    operations: { verdict: opsVerdict, counts, items: list },
+    operations: { verdict: opsVerdict, counts, items: list, paths: pathFindings },
+    screens: screenChecks(list, screens, notPublished),
     conformance: {
       verdict: conformanceVerdict,
       checked,
       conforming,
       issues,
       unknown_fields: { count: unknownCount, items: unknownFields },
+      not_published: notPublished,
     },
     rate_limit: {
       verdict: rateVerdict,
