@@ -88,6 +88,26 @@ export function useDeleteSchedule(orgId: string) {
   });
 }
 
+/** What the schedule's page must say once, after the form that created it (see `ScheduleForm`). */
+export type ScheduleNotice = { kind: 'disable-failed'; error: unknown };
+
+const notices = new Map<string, ScheduleNotice>();
+
+/** Leaves a notice for the schedule's page, which takes it when it opens. */
+export function leaveScheduleNotice(scheduleId: string, notice: ScheduleNotice): void {
+  notices.set(scheduleId, notice);
+}
+
+/** The notice left for this schedule, if any (the page reads it when it opens, then drops it). */
+export function peekScheduleNotice(scheduleId: string): ScheduleNotice | null {
+  return notices.get(scheduleId) ?? null;
+}
+
+/** Drops the notice once the page holds it, so that it is shown once. */
+export function dropScheduleNotice(scheduleId: string): void {
+  notices.delete(scheduleId);
+}
+
 export function forgetSchedule(qc: QueryClient, orgId: string, scheduleId: string): void {
   qc.removeQueries({ queryKey: scheduleKeys.detail(orgId, scheduleId), exact: true });
   qc.removeQueries({ queryKey: scheduleKeys.runs(orgId, scheduleId), exact: true });

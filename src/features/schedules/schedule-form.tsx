@@ -2,6 +2,11 @@
  * Create or edit a schedule, over the contract's create body (and, in the form only, the rule the contract
  * cannot check without a clock: a one-time date ahead). The cron field explains itself as it is typed — in
  * words, or why it is refused — and lists its next five runs in local time and UTC.
+ *
+ * The vendor's create request has no `enabled` (a service that ignores unknown fields would create the schedule
+ * enabled), so a new schedule is created without it and, when the admin asked for a disabled one, disabled at
+ * once with an update: it reads disabled as soon as the form is done. Should that update fail, the schedule's
+ * page says that it exists and is enabled, with a button to disable it.
  */
 import { useNavigate } from '@tanstack/react-router';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -23,7 +28,7 @@ import { PageHeader } from '@/components/page-header';
 import { Button, buttonClass } from '@/components/ui/button';
 import { formatDateTime, formatUtc } from '@/lib/format';
 import { Link } from '@tanstack/react-router';
-import { isoSeconds, useCreateSchedule, useUpdateSchedule } from './api';
+import { isoSeconds, leaveScheduleNotice, useCreateSchedule, useUpdateSchedule } from './api';
 import { describeFrequency, nextRuns } from './cron';
 
 export interface ScheduleFormValues {
@@ -45,7 +50,10 @@ export interface PlaybookOption {
   label: string;
 }
 
-/** The body of the form's values: the fields of the other type left out, empty optional ones as null. */
+/**
+ * The body of the form's values: the fields of the other type left out, empty optional ones as null. `enabled`
+ * is in it for an update; a create leaves it out (see the module comment).
+ */
 export function toScheduleBody(v: ScheduleFormValues): z.input<typeof CreateScheduleBody> {
   const oneTime = v.schedule_type === 'one_time';
   return {
@@ -219,9 +227,25 @@ export function ScheduleForm({
         }}
         toBody={toScheduleBody}
         onSubmit={async (body) => {
-          const saved = schedule
-            ? await update.mutateAsync({ scheduleId: schedule.scheduled_session_id, body })
-            : await create.mutateAsync(body);
+          let saved: Schedule;
+          if (schedule) {
+            saved = await update.mutateAsync({ scheduleId: schedule.scheduled_session_id, body });
+          } else {
+            const { enabled, ...createBody } = body;
+            saved = await create.mutateAsync(createBody);
+            if (enabled === false && saved.enabled) {
+              try {
+                saved = await update.mutateAsync({
+                  scheduleId: saved.scheduled_session_id,
+                  body: { enabled: false },
+                });
+              } catch (error) {
+                // It exists, enabled: its page says so and offers to disable it (not the form: a resubmit would
+                // create a second one).
+                leaveScheduleNotice(saved.scheduled_session_id, { kind: 'disable-failed', error });
+              }
+            }
+          }
           await navigate({
             to: '/orgs/$orgId/schedules/$scheduleId',
             params: { orgId, scheduleId: saved.scheduled_session_id },

@@ -57,6 +57,14 @@ export function LocalTime({ seconds, className }: { seconds: number | null; clas
 
 export function StateBadge({ schedule: s }: { schedule: Schedule }) {
   if (s.enabled) return <Badge tone="success">Enabled</Badge>;
+  // Paused by the service: a revoked creator or run-as principal (sandbox extension `paused_reason`).
+  if (s.paused_reason) {
+    return (
+      <Badge tone="warn" title={s.paused_reason}>
+        Paused
+      </Badge>
+    );
+  }
   if (s.schedule_type === 'one_time' && s.last_executed_at) return <Badge tone="neutral">Ran once</Badge>;
   return <Badge tone="neutral">Disabled</Badge>;
 }

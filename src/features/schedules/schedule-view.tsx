@@ -1,27 +1,32 @@
 /**
- * One schedule: its frequency in words, next and last run, state (switch), failures and last error, its prompt,
- * and the sessions it started, each linked to its page (read again every few seconds while open).
+ * One schedule: its frequency in words, next and last run, state (switch), failures and last error, why the
+ * service paused it (a revoked creator or run-as principal), its prompt, and the sessions it started, each
+ * linked to its page (read again every few seconds while open). Right after the form created it, a failed
+ * disable is said here, with a button to try again.
  */
 import { useInfiniteQuery, useQueryClient, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import type { ScheduleRun } from '@/api/operations/schedules';
+import { useEffect, useMemo, useState } from 'react';
+import type { Schedule, ScheduleRun } from '@/api/operations/schedules';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
-import { ProblemView } from '@/components/problem-view';
+import { describeError, ProblemView } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { isApiError } from '@/lib/api-error';
 import {
+  dropScheduleNotice,
   forgetSchedule,
   isoSeconds,
+  peekScheduleNotice,
   SCHEDULE_POLL_MS,
   scheduleQueryOptions,
   scheduleRunsInfiniteQueryOptions,
   useDeleteSchedule,
+  useUpdateSchedule,
 } from './api';
 import { EnabledSwitch, FailuresBadge, FrequencyText, LocalTime, nextRunOf, StateBadge } from './schedule-parts';
 
@@ -124,7 +129,66 @@ function ScheduleRuns({ orgId, scheduleId }: { orgId: string; scheduleId: string
   );
 }
 
+/**
+ * The form created the schedule but could not disable it: it exists and is enabled. Says so until it is disabled
+ * (here, or with the switch) or dismissed.
+ */
+function DisableFailedNotice({ orgId, schedule: s, error }: { orgId: string; schedule: Schedule; error: unknown }) {
+  const update = useUpdateSchedule(orgId);
+  const [dismissed, setDismissed] = useState(false);
+  if (dismissed || !s.enabled) return null;
+  const { title, detail } = describeError(update.error ?? error);
+  return (
+    <div role="alert" className="mb-4 rounded-lg border border-danger/40 bg-danger/5 p-4 text-sm">
+      <p className="font-semibold text-danger">This schedule was created, but it is enabled</p>
+      <p className="mt-1">
+        You asked for a disabled schedule; it was created enabled and disabling it failed ({title}
+        {detail ? `: ${detail}` : ''}). It runs at its next time unless you disable it.
+      </p>
+      <div className="mt-3 flex gap-2">
+        <Button
+          variant="primary"
+          disabled={update.isPending}
+          onClick={() => update.mutate({ scheduleId: s.scheduled_session_id, body: { enabled: false } })}
+        >
+          {update.isPending ? 'Disabling…' : 'Disable it now'}
+        </Button>
+        <Button variant="ghost" onClick={() => setDismissed(true)}>
+          Dismiss
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Why the service paused the schedule: its creator or run-as principal can no longer act. */
+function PausedNotice({ schedule: s }: { schedule: Schedule }) {
+  if (s.enabled || !s.paused_reason) return null;
+  return (
+    <div role="status" className="mb-4 rounded-lg border border-warn/40 bg-warn/5 p-4 text-sm">
+      <p className="font-semibold">
+        Paused by the service
+        {s.paused_at ? (
+          <>
+            {' '}
+            (<LocalTime seconds={isoSeconds(s.paused_at)} />)
+          </>
+        ) : null}
+      </p>
+      <p className="mt-1" data-testid="paused-reason">
+        {s.paused_reason}
+      </p>
+      <p className="mt-1 text-muted">
+        It starts no sessions until it is enabled again by a principal that can run it; if its creator was revoked,
+        create a new schedule.
+      </p>
+    </div>
+  );
+}
+
 export function ScheduleView({ orgId, scheduleId }: { orgId: string; scheduleId: string }) {
+  const [notice] = useState(() => peekScheduleNotice(scheduleId));
+  useEffect(() => dropScheduleNotice(scheduleId), [scheduleId]);
   const { data: s } = useQuery({ ...scheduleQueryOptions(orgId, scheduleId), refetchInterval: SCHEDULE_POLL_MS });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -160,6 +224,8 @@ export function ScheduleView({ orgId, scheduleId }: { orgId: string; scheduleId:
           </>
         }
       />
+      {notice?.kind === 'disable-failed' && <DisableFailedNotice orgId={orgId} schedule={s} error={notice.error} />}
+      <PausedNotice schedule={s} />
       <dl className="mb-4 grid grid-cols-1 gap-x-6 gap-y-3 rounded-lg border border-line bg-surface p-4 text-sm sm:grid-cols-3">
         <Detail label="Frequency">
           <FrequencyText schedule={s} />
