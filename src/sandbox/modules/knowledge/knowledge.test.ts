@@ -183,6 +183,27 @@ describe('create, get, update, delete', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.trigger).toBe('Always');
+    // Update by the vendor's name too; both names with the same text (as the console sends them) are one field.
+    const put = await sb.api.call('PUT', `${ENT}/notes/${res.body.note_id}`, {
+      body: { name: 'Vendor shape', trigger: 'When asked', body: 'x' },
+    });
+    expect(put.body.trigger).toBe('When asked');
+    const both = await sb.api.call('POST', `${org()}/notes`, {
+      body: { name: 'Both names', trigger_description: 'On deploys', trigger: 'On deploys', body: 'x' },
+    });
+    expect(both.status).toBe(200);
+    expect(both.body.trigger).toBe('On deploys');
+  });
+
+  it('refuses two trigger names that disagree, saying why, and stores nothing', async () => {
+    const before = auditActions('create_knowledge_note').length;
+    const res = await sb.api.call('POST', `${ENT}/notes`, {
+      body: { name: 'Torn', trigger_description: 'On deploys', trigger: 'On releases', body: 'x' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ loc: ['body', 'trigger_description'] });
+    expect(res.body.errors[0].msg).toMatch(/trigger_description and trigger name the same field/);
+    expect(auditActions('create_knowledge_note')).toHaveLength(before);
   });
 
   it('creates an org note in a folder, disabled and pinned; the org sees it, another org does not', async () => {

@@ -1,9 +1,11 @@
 /**
  * Schedules over HTTP, on a clock the test moves: list (first/after and limit/offset), create, get, PATCH,
  * delete, runs; schedules that really run (one session per due run, with its prompt, playbook and tags),
- * failures counted and reset, one-time schedules that disable themselves, and bad input that changes nothing.
+ * failures counted and reset, one-time schedules that disable themselves, and bad input that changes nothing;
+ * the vendor's fields, schedules paused when their creator or run-as principal is revoked, and the caps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEDULE_CAPS } from '../../../api/operations/schedules';
 import { VIEWER, startTestSandbox } from '../../../test/harness';
 import { advanceSchedules } from '.';
 
@@ -405,5 +407,208 @@ describe('bad input: clear 422s, nothing changes', () => {
       expect(res.status).toBe(422);
     }
     expect((await sb.api.get(`${base}/${s.scheduled_session_id}`)).body).toEqual(s);
+  });
+});
+
+describe("the vendor's fields, revoked principals and the caps", () => {
+  /** A user who may start sessions in the organization (a run-as user). */
+  function ableUser(): string {
+    return (
+      sb.db
+        .prepare(
+          `SELECT principal_id FROM role_assignments WHERE principal_type = 'user' AND org_id IN ('', ?)
+           AND role_id IN ('role-enterprise-admin', 'role-org-admin', 'role-org-member', 'role-session-operator')
+           ORDER BY principal_id LIMIT 1`,
+        )
+        .get(orgId) as { principal_id: string }
+    ).principal_id;
+  }
+
+  /**
+   * A new service user of the organization that may manage schedules, and its credential (the creator a test
+   * then revokes). No built-in role a service user may be given holds ManageOrgSchedules, and the API creates no
+   * roles: the store gets one, and the service user (created with a grantable role) is moved onto it.
+   */
+  async function newCreator(name: string) {
+    const res = await sb.api.call('POST', `/v3beta1/organizations/${orgId}/service-users`, {
+      body: { name, role_id: 'role-session-operator' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    sb.db
+      .prepare(
+        `INSERT OR IGNORE INTO roles (role_id, role_name, role_type, permissions, is_built_in, position)
+         VALUES ('role-test-scheduler', 'Scheduler', 'org', '["ManageOrgSchedules","UseAgentSessions"]', 0, 99)`,
+      )
+      .run();
+    sb.db
+      .prepare(`UPDATE role_assignments SET role_id = 'role-test-scheduler' WHERE principal_id = ?`)
+      .run(res.body.service_user_id);
+    return { id: res.body.service_user_id as string, token: res.body.credential as string };
+  }
+
+  it('accepts the vendor create fields (devin for agent) and echoes them; created enabled, then PATCHed disabled', async () => {
+    const user = ableUser();
+    const res = await create({
+      name: 'Vendor shaped',
+      frequency: '0 3 * * *',
+      agent: 'devin',
+      interval_count: 2,
+      platform: 'windows',
+      slack_channel_id: 'C0123ABC',
+      slack_team_id: 'T0456DEF',
+      create_as_user_id: user,
+      bypass_approval: true,
+      target_devin_id: 'devin-abc123',
+      notify_on: 'never',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      enabled: true,
+      agent: 'agent',
+      interval_count: 2,
+      platform: 'windows',
+      slack_channel_id: 'C0123ABC',
+      slack_team_id: 'T0456DEF',
+      create_as_user_id: user,
+      bypass_approval: true,
+      target_devin_id: 'devin-abc123',
+      paused_reason: null,
+    });
+    // Every field the vendor's ScheduleResponse requires, with its type (timestamps as ISO 8601 strings).
+    for (const k of ['created_by', 'last_executed_at', 'last_error_at', 'last_error_message', 'playbook', 'frequency'])
+      expect(res.body).toHaveProperty(k);
+    expect(res.body.created_at).toMatch(ISO);
+
+    const id = res.body.scheduled_session_id as string;
+    const patched = await sb.api.call('PATCH', `${base}/${id}`, {
+      body: { enabled: false, run_as_user_id: 'service-user-sandbox-admin', agent: 'data_analyst', platform: null },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      enabled: false,
+      next_run_at: null,
+      run_as_user_id: 'service-user-sandbox-admin',
+      agent: 'data_analyst',
+      platform: null,
+      slack_channel_id: 'C0123ABC',
+    });
+    expect((await sb.api.get(`${base}/${id}`)).body.enabled).toBe(false);
+
+    for (const [body, loc] of [
+      [{ agent: 'robot' }, 'agent'],
+      [{ interval_count: 0 }, 'interval_count'],
+      [{ create_as_user_id: 'user-nobody' }, 'create_as_user_id'],
+      [{ platform: 'win\u202edows' }, 'platform'],
+    ] as const) {
+      const bad = await create({ name: 'x', frequency: '0 3 * * *', ...body });
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+      expect(bad.body.errors[0].loc).toEqual(['body', loc]);
+    }
+  });
+
+  it("a deleted creator's schedule starts nothing, is paused with the reason, and cannot be enabled again", async () => {
+    const creator = await newCreator('Nightly bot');
+    const s = (
+      await sb.api.call('POST', base, {
+        token: creator.token,
+        body: { name: 'Revoked nightly', prompt: 'Run it.', frequency: '* * * * *' },
+      })
+    ).body;
+    expect(s).toMatchObject({ created_by: creator.id, enabled: true });
+    const del = await sb.api.call(
+      'DELETE',
+      `/v3/enterprise/organizations/${orgId}/members/service-users/${creator.id}`,
+    );
+    expect(del.status).toBe(200);
+    const audits = `SELECT count(*) AS n FROM audit_logs WHERE service_user_id = ?`;
+    const before = (sb.db.prepare(audits).get(creator.id) as { n: number }).n;
+
+    await moveTo(Math.ceil(clock / 60_000) * 60_000 + 5_000);
+    await moveTo(clock + 60_000);
+    expect(sessionsOf(s.scheduled_session_id)).toHaveLength(0);
+    expect((sb.db.prepare(audits).get(creator.id) as { n: number }).n).toBe(before);
+    const after = (await sb.api.get(`${base}/${s.scheduled_session_id}`)).body;
+    expect(after).toMatchObject({ enabled: false, next_run_at: null });
+    expect(after.paused_reason).toMatch(/creator, service user Nightly bot .* was deleted/);
+    expect(after.paused_at).toMatch(ISO);
+
+    const again = await sb.api.call('PATCH', `${base}/${s.scheduled_session_id}`, { body: { enabled: true } });
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0]).toMatchObject({ loc: ['body', 'enabled'] });
+    expect(again.body.errors[0].msg).toMatch(/was deleted/);
+  });
+
+  it('a creator that lost the permission, or a run-as user that was removed, pauses the schedule', async () => {
+    const creator = await newCreator('Demoted bot');
+    const s = (
+      await sb.api.call('POST', base, {
+        token: creator.token,
+        body: { name: 'Demoted', prompt: 'Run it.', frequency: '0 4 * * *' },
+      })
+    ).body;
+    // Its role becomes one without ManageOrgSchedules (as a role change would leave it).
+    sb.db.prepare(`UPDATE role_assignments SET role_id = 'role-org-viewer' WHERE principal_id = ?`).run(creator.id);
+    const demoted = (await sb.api.get(`${base}/${s.scheduled_session_id}`)).body;
+    expect(demoted.enabled).toBe(false);
+    expect(demoted.paused_reason).toMatch(/does not hold ManageOrgSchedules or UseAgentSessions/);
+
+    const runAs = (await create({ name: 'Runs as a user', frequency: '0 4 * * *' })).body;
+    const user = sb.db
+      .prepare(`SELECT user_id FROM users WHERE user_id NOT IN (SELECT principal_id FROM role_assignments) LIMIT 1`)
+      .get() as { user_id: string } | undefined;
+    if (user) {
+      const refused = await sb.api.call('PATCH', `${base}/${runAs.scheduled_session_id}`, {
+        body: { run_as_user_id: user.user_id },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors[0].msg).toMatch(/does not hold UseAgentSessions/);
+    }
+    await sb.api.call('PATCH', `${base}/${runAs.scheduled_session_id}`, { body: { run_as_user_id: ableUser() } });
+    sb.db.prepare(`DELETE FROM role_assignments WHERE principal_type = 'user' AND principal_id = ?`).run(ableUser());
+    const paused = (await sb.api.get(`${base}/${runAs.scheduled_session_id}`)).body;
+    expect(paused.enabled).toBe(false);
+    expect(paused.paused_reason).toMatch(/the principal it runs as, user .* does not hold UseAgentSessions/);
+  });
+
+  it('a schedule starts at most the hourly cap of sessions; an organization holds at most its cap of schedules', async () => {
+    const at = Math.ceil(clock / 1000) * 1000 + 30_000;
+    const s = (await create({ name: 'Re-armed', schedule_type: 'one_time', scheduled_at: iso(at) })).body;
+    const insertRun = sb.db.prepare(
+      `INSERT INTO schedule_runs (run_id, scheduled_session_id, org_id, session_id, started_at, outcome, settled_at)
+       VALUES (?, ?, ?, ?, ?, 'success', ?)`,
+    );
+    const t = Math.floor(clock / 1000);
+    for (let i = 0; i < SCHEDULE_CAPS.sessionsPerHour; i++)
+      insertRun.run(`run-cap-${i}`, s.scheduled_session_id, orgId, `session-cap-${i}`, t - i * 30, t - i * 30);
+    await moveTo(at + 100);
+    expect(sessionsOf(s.scheduled_session_id)).toHaveLength(0);
+    const runs = (await sb.api.get(`${base}/${s.scheduled_session_id}/runs?first=1`)).body.items;
+    expect(runs[0]).toMatchObject({ outcome: 'start_failed', session_id: null });
+    expect(runs[0].error_message).toContain(
+      `already started ${SCHEDULE_CAPS.sessionsPerHour} sessions in the past hour`,
+    );
+
+    // The organization's cap: fill it in the store (cheaper than that many requests), then one more is a 409.
+    const other = (await sb.api.get('/v3/enterprise/organizations')).body.items[1].org_id as string;
+    const have = (await sb.api.get(`/v3/organizations/${other}/schedules?first=1`)).body.total as number;
+    const fill = sb.db.prepare(
+      `INSERT INTO schedules (scheduled_session_id, org_id, name, prompt, frequency, schedule_type, enabled, notify_on,
+         created_by, created_by_name, created_at, updated_at)
+       VALUES (?, ?, 'Filler', 'x', '0 0 1 1 *', 'recurring', 0, 'never', 'service-user-sandbox-admin', 'Sandbox Admin', 0, 0)`,
+    );
+    for (let i = have; i < SCHEDULE_CAPS.perOrganization; i++) fill.run(`sched-fill-${i}`, other);
+    const res = await sb.api.call('POST', `/v3/organizations/${other}/schedules`, {
+      body: { name: 'One too many', prompt: 'x', frequency: '0 9 * * *' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toContain(`the most one organization may have (${SCHEDULE_CAPS.perOrganization})`);
+    sb.db.prepare(`DELETE FROM schedules WHERE scheduled_session_id LIKE 'sched-fill-%'`).run();
+    expect(
+      (
+        await sb.api.call('POST', `/v3/organizations/${other}/schedules`, {
+          body: { name: 'Fits again', prompt: 'x', frequency: '0 9 * * *' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
