@@ -1,6 +1,6 @@
 /**
  * Knowledge notes as an admin uses them: filters that live in the URL, and a note created through the form
- * then found again by search.
+ * (its trigger sent under both names) then found again by search.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -64,7 +64,13 @@ test('creates a note with the form and finds it by search', async ({ page }) => 
   await expect(page.getByRole('combobox', { name: 'Folder' })).toHaveText('/Onboarding');
   await page.getByRole('switch', { name: 'Enabled' }).click();
   await expect(page.getByRole('switch', { name: 'Enabled' })).toHaveAttribute('aria-checked', 'false');
+  // The trigger goes under the spec's name and the vendor's, so that either kind of upstream stores it.
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/knowledge/notes'));
   await page.getByRole('button', { name: 'Create note' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({
+    trigger_description: 'When writing release notes',
+    trigger: 'When writing release notes',
+  });
 
   // The note view: Markdown rendered, the switch's state kept.
   await expect(page.getByRole('heading', { name })).toBeVisible();

@@ -67,6 +67,36 @@ test.describe('schedules', () => {
     await expect(row.getByRole('switch', { name: `Enabled: ${name}` })).not.toBeChecked();
   });
 
+  test('a schedule created disabled reads disabled as soon as the form is done (created, then disabled)', async ({
+    page,
+    request,
+  }) => {
+    const orgId = await firstOrgId(request);
+    const name = `E2E disabled ${RUN}`;
+    await page.goto(`/orgs/${orgId}/schedules/new`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Prompt').fill('Tidy the stale branches.');
+    await page.getByRole('textbox', { name: 'Frequency' }).fill('0 6 * * 1');
+    await page.getByRole('switch', { name: 'Enabled' }).click();
+    await expect(page.getByRole('switch', { name: 'Enabled' })).toHaveAttribute('aria-checked', 'false');
+
+    // The vendor's create has no enabled: the console creates without it, then disables with an update.
+    const created = page.waitForRequest((r) => r.method() === 'POST' && /\/schedules$/.test(new URL(r.url()).pathname));
+    const disabled = page.waitForRequest((r) => r.method() === 'PATCH' && /\/schedules\/sched-/.test(r.url()));
+    await page.getByRole('button', { name: 'Create schedule' }).click();
+    const createBody = (await created).postDataJSON() as Record<string, unknown>;
+    expect(createBody).toMatchObject({ name, frequency: '0 6 * * 1' });
+    expect(createBody).not.toHaveProperty('enabled');
+    expect((await disabled).postDataJSON()).toEqual({ enabled: false });
+
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    await expect(page.getByText('Disabled', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('switch', { name: `Enabled: ${name}` })).not.toBeChecked();
+    const id = page.url().split('/').at(-1)!;
+    const read = await request.get(`/api/v3/organizations/${orgId}/schedules/${id}`);
+    expect(((await read.json()) as { enabled: boolean }).enabled).toBe(false);
+  });
+
   test('enable and disable inline, from the table', async ({ page, request }) => {
     const orgId = await firstOrgId(request);
     const name = `E2E toggle ${RUN}`;

@@ -79,7 +79,7 @@ export const SCHEDULE_LIMITS = {
   id: 200,
   platform: 64,
   slackId: 64,
-  /** `interval_count` (vendor field; default 1). */
+  /** `interval_count` (vendor field; default 1): stored and answered; the sandbox's runs follow `frequency`. */
   intervalCount: 1_000,
   /** Largest `offset` of the vendor-style list. */
   offset: 1_000_000,
