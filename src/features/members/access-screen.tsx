@@ -1,8 +1,13 @@
 /**
- * Effective access, for access reviews: pick a person or a service user and see every permission they hold,
- * where (enterprise-wide or in which organization) and through which role (directly or through an IdP group);
- * or pick a permission and an organization and see everyone who holds it there. Computed in the browser from
- * every member, every active service user and the roles' permissions (see `access.ts`); exported as CSV.
+ * Effective access, for access reviews: pick a person or a service user and see every role they hold, where
+ * (enterprise-wide or in which organization) and how (directly or through which IdP group), and every permission
+ * those roles grant; or pick a permission and an organization and see everyone who holds it there. Computed in
+ * the browser from every member (with the IdP users' list where the members' list lacks their inherited roles),
+ * every active service user and the roles' permissions (see `access.ts`); exported as CSV.
+ *
+ * When the API does not publish the roles' permissions (the vendor's Role), the screen says what it can
+ * establish — who holds which role, where and how — and that it cannot establish the permissions; it prints a
+ * count, or an empty answer, only when every list it depends on was read and says it.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
@@ -18,23 +23,36 @@ import { FilterSelect } from '@/components/filter-select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { downloadText } from '@/lib/download';
 import { formatNumber } from '@/lib/format';
-import { everyServiceUserQueryOptions, everyUserQueryOptions, rolesQueryOptions } from './api';
+import {
+  everyIdpUserQueryOptions,
+  everyServiceUserQueryOptions,
+  everyUserQueryOptions,
+  rolesQueryOptions,
+} from './api';
 import {
   accessCsv,
   accessCsvName,
   fromServiceUser,
   fromUser,
+  gapsOf,
   grantsOf,
   holdersOf,
+  holdingKey,
+  holdingsCsv,
+  holdingsOf,
   levelLabel,
   principalKey,
+  roleHoldersAt,
   viaLabel,
   type AccessPrincipal,
+  type AnswerGaps,
   type Grant,
   type Holder,
+  type Holding,
+  type RoleHolder,
   type RolePermissions,
 } from './access';
-import { rolePermissionsOf } from './roles';
+import { PERMISSIONS_NOT_PUBLISHED, rolePermissionsOf } from './roles';
 import type { AccessSearch } from './search';
 import { useOrganizations } from './shared';
 
@@ -115,6 +133,107 @@ function holderColumns(orgName: (orgId: string) => string) {
   ]);
 }
 
+const holdingCol = columnHelper<Holding>();
+const roleHolderCol = columnHelper<RoleHolder>();
+
+function holdingColumns(orgName: (orgId: string) => string, rolePermissions: RolePermissions) {
+  return holdingCol.columns([
+    holdingCol.accessor('roleName', {
+      header: 'Role',
+      enableSorting: true,
+      enableHiding: false,
+      meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-medium' },
+    }),
+    holdingCol.accessor((h) => levelLabel(h.orgId, orgName), {
+      id: 'where',
+      header: 'Where',
+      enableSorting: true,
+      meta: { width: 'minmax(10rem,1fr)', className: 'truncate' },
+      cell: ({ row: { original: h }, getValue }) =>
+        h.orgId === null ? <Badge tone="accent">Enterprise-wide</Badge> : getValue(),
+    }),
+    holdingCol.accessor((h) => viaLabel(h.idpGroup), {
+      id: 'via',
+      header: 'Through',
+      enableSorting: true,
+      meta: { width: 'minmax(9rem,0.9fr)', className: 'truncate text-xs' },
+    }),
+    holdingCol.display({
+      id: 'permissions',
+      header: 'Permissions',
+      meta: { width: 'minmax(12rem,1fr)', label: 'Permissions', className: 'truncate text-xs' },
+      cell: ({ row: { original: h } }) => {
+        const held = rolePermissions(h.roleId);
+        return held === undefined ? (
+          <span className="text-muted italic">{PERMISSIONS_NOT_PUBLISHED}</span>
+        ) : (
+          `${formatNumber(held.length)} ${held.length === 1 ? 'permission' : 'permissions'}`
+        );
+      },
+    }),
+  ]);
+}
+
+function roleHolderColumns(orgName: (orgId: string) => string) {
+  return roleHolderCol.columns([
+    roleHolderCol.accessor((h) => h.principal.label, {
+      id: 'who',
+      header: 'Who',
+      enableSorting: true,
+      enableHiding: false,
+      meta: { width: 'minmax(14rem,1.4fr)', className: 'truncate font-medium' },
+      cell: ({ row: { original: h } }) => <span data-principal={principalKey(h.principal)}>{h.principal.label}</span>,
+    }),
+    roleHolderCol.accessor((h) => (h.principal.kind === 'user' ? 'Person' : 'Service user'), {
+      id: 'kind',
+      header: 'Kind',
+      enableSorting: true,
+      meta: { width: '7.5rem' },
+      cell: ({ getValue }) => <Badge tone={getValue() === 'Person' ? 'neutral' : 'info'}>{getValue()}</Badge>,
+    }),
+    roleHolderCol.display({
+      id: 'roles',
+      header: 'Roles',
+      meta: { width: 'minmax(16rem,2fr)', label: 'Roles', className: 'flex flex-col gap-0.5 text-xs' },
+      cell: ({ row: { original: h } }) => (
+        <>
+          {h.holdings.map((g) => (
+            <span key={holdingKey(g)} className="truncate">
+              <span className="font-medium">{g.roleName}</span> · {levelLabel(g.orgId, orgName)} ·{' '}
+              {viaLabel(g.idpGroup)}
+            </span>
+          ))}
+        </>
+      ),
+    }),
+  ]);
+}
+
+/** What an answer cannot include, in sentences (empty when it is whole). */
+function gapSentences(gaps: AnswerGaps): string[] {
+  const out: string[] = [];
+  if (gaps.unpublishedRoles.length)
+    out.push(
+      `The API does not publish the permissions of ${gaps.unpublishedRoles.length === 1 ? 'the role' : 'the roles'} ${gaps.unpublishedRoles.join(', ')}: the console can establish who holds ${gaps.unpublishedRoles.length === 1 ? 'it' : 'them'}, where and how, but not the permissions ${gaps.unpublishedRoles.length === 1 ? 'it grants' : 'they grant'}.`,
+    );
+  if (gaps.idpUnknown)
+    out.push('The roles people get through IdP groups could not be read: only their direct roles are counted.');
+  if (gaps.serviceUsersUnread) out.push('The service users could not be read: they are left out.');
+  return out;
+}
+
+function Gaps({ gaps }: { gaps: AnswerGaps }) {
+  const sentences = gapSentences(gaps);
+  if (sentences.length === 0) return null;
+  return (
+    <div className="rounded-md border border-warn/40 bg-warn/5 p-3 text-sm" data-testid="access-gaps">
+      {sentences.map((t) => (
+        <p key={t}>{t}</p>
+      ))}
+    </div>
+  );
+}
+
 export interface AccessScreenProps {
   search: AccessSearch;
   onSearchChange: (next: AccessSearch) => void;
@@ -124,16 +243,26 @@ export function AccessScreen({ search, onSearchChange }: AccessScreenProps) {
   const users = useQuery(everyUserQueryOptions());
   const serviceUsers = useQuery(everyServiceUserQueryOptions());
   const roles = useQuery(rolesQueryOptions());
+  // The vendor's users list carries only direct roles: the inherited ones come from the IdP users' list.
+  const needIdp = !!users.data && users.data.some((u) => u.idp_role_assignments === undefined);
+  const idpUsers = useQuery({ ...everyIdpUserQueryOptions(), enabled: needIdp });
   const orgs = useOrganizations();
   const view = search.view ?? 'principal';
 
   const principals = useMemo<AccessPrincipal[]>(
-    () => [...(users.data ?? []).map(fromUser), ...(serviceUsers.data ?? []).map(fromServiceUser)],
-    [users.data, serviceUsers.data],
+    () => [
+      ...(users.data ?? []).map((u) => fromUser(u, idpUsers.data)),
+      ...(serviceUsers.data ?? []).map(fromServiceUser),
+    ],
+    [users.data, idpUsers.data, serviceUsers.data],
   );
   const rolePermissions = useMemo(() => rolePermissionsOf(roles.data ?? []), [roles.data]);
+  const gaps = useMemo(
+    () => gapsOf(principals, rolePermissions, !!serviceUsers.data),
+    [principals, rolePermissions, serviceUsers.data],
+  );
   const error = users.error ?? roles.error;
-  const ready = !!users.data && !!roles.data && !serviceUsers.isPending;
+  const ready = !!users.data && !!roles.data && !serviceUsers.isPending && !(needIdp && idpUsers.isPending);
   // While the lists load, or when they cannot be read, each tab says so.
   const state = error ? (
     <ProblemView
@@ -168,6 +297,13 @@ export function AccessScreen({ search, onSearchChange }: AccessScreenProps) {
             </ProblemView>
           </div>
         ) : null}
+        {needIdp && idpUsers.error ? (
+          <div className="pt-3">
+            <ProblemView compact error={idpUsers.error}>
+              <span className="text-sm text-muted">Roles through IdP groups are left out of the answers below.</span>
+            </ProblemView>
+          </div>
+        ) : null}
         <TabsContent value="principal">
           {state ?? (
             <ByPrincipal
@@ -184,6 +320,7 @@ export function AccessScreen({ search, onSearchChange }: AccessScreenProps) {
             <ByPermission
               principals={principals}
               rolePermissions={rolePermissions}
+              gaps={gaps}
               orgs={orgs.organizations}
               orgName={orgs.name}
               permission={search.permission}
@@ -224,9 +361,33 @@ function ByPrincipal({
   );
   const principal = principals.find((p) => principalKey(p) === selected);
   const grants = useMemo(() => (principal ? grantsOf(principal, rolePermissions) : []), [principal, rolePermissions]);
+  const holdings = useMemo(() => (principal ? holdingsOf(principal) : []), [principal]);
+  const gaps = useMemo(
+    () => (principal ? gapsOf([principal], rolePermissions, true) : undefined),
+    [principal, rolePermissions],
+  );
   const columns = useMemo(() => grantColumns(orgName), [orgName]);
+  const roleColumns = useMemo(() => holdingColumns(orgName, rolePermissions), [orgName, rolePermissions]);
   const distinct = new Set(grants.map((g) => g.permission)).size;
   const places = new Set(grants.map((g) => g.orgId ?? '')).size;
+  const published = holdings.filter((h) => rolePermissions(h.roleId) !== undefined).length;
+  const exportCsv = () => {
+    if (!principal) return;
+    const name = accessCsvName(principal.label, Math.floor(Date.now() / 1000));
+    // Whole permissions when the console knows them; otherwise the roles it can establish.
+    downloadText(
+      name,
+      gaps?.complete
+        ? accessCsv(
+            grants.map((grant) => ({ principal, grant })),
+            orgName,
+          )
+        : holdingsCsv(
+            holdings.map((holding) => ({ principal, holding })),
+            orgName,
+          ),
+    );
+  };
 
   return (
     <div className="flex flex-col gap-3">
@@ -245,45 +406,72 @@ function ByPrincipal({
           />
         </div>
         {principal && (
-          <Button
-            onClick={() =>
-              downloadText(
-                accessCsvName(principal.label, Math.floor(Date.now() / 1000)),
-                accessCsv(
-                  grants.map((grant) => ({ principal, grant })),
-                  orgName,
-                ),
-              )
-            }
-          >
+          <Button onClick={exportCsv}>
             <Download className="size-4" aria-hidden /> Export CSV
           </Button>
         )}
       </div>
-      {!principal ? (
+      {!principal || !gaps ? (
         <EmptyState title={selected ? 'Nobody by that id' : 'Choose a person or a service user'}>
           {selected
             ? 'They may have been removed, or the service user deleted or expired.'
-            : 'Their permissions are listed with where they hold and through which role.'}
+            : 'Their roles are listed with where they hold and how, and the permissions those roles grant.'}
         </EmptyState>
       ) : (
         <>
-          <p role="status" className="text-sm">
-            <span className="font-medium">{principal.label}</span> holds {formatNumber(distinct)}{' '}
-            {distinct === 1 ? 'permission' : 'permissions'}
-            {grants.length > 0 && ` in ${formatNumber(places)} ${places === 1 ? 'place' : 'places'}`}.
+          <p role="status" className="text-sm" data-testid="principal-summary">
+            <span className="font-medium">{principal.label}</span>{' '}
+            {!principal.idpKnown ? (
+              <>
+                holds {formatNumber(holdings.length)} {holdings.length === 1 ? 'role' : 'roles'} directly; the roles
+                they get through IdP groups could not be read.
+              </>
+            ) : gaps.complete ? (
+              <>
+                holds {formatNumber(holdings.length)} {holdings.length === 1 ? 'role' : 'roles'} and{' '}
+                {formatNumber(distinct)} {distinct === 1 ? 'permission' : 'permissions'}
+                {grants.length > 0 && ` in ${formatNumber(places)} ${places === 1 ? 'place' : 'places'}`}.
+              </>
+            ) : (
+              <>
+                holds {formatNumber(holdings.length)} {holdings.length === 1 ? 'role' : 'roles'}; which permissions{' '}
+                {holdings.length === 1 ? 'it grants' : 'they grant'} cannot be established (not published by this API).
+              </>
+            )}
           </p>
+          <Gaps gaps={gaps} />
           <DataTable
-            label={`Permissions of ${principal.label}`}
-            tableId="access-grants"
-            columns={columns}
-            data={grants}
-            getRowId={(g) => `${g.permission}:${g.orgId}:${g.roleId}:${g.idpGroup}`}
-            minWidth="48rem"
+            label={`Roles of ${principal.label}`}
+            tableId="access-roles"
+            columns={roleColumns}
+            data={holdings}
+            getRowId={holdingKey}
+            minWidth="44rem"
             estimateRowHeight={40}
-            empty={{ title: 'No permissions', hint: 'They hold no role, or their roles hold no permission.' }}
-            className="h-auto max-h-[calc(100dvh-20rem)] min-h-60"
+            empty={
+              principal.idpKnown
+                ? { title: 'No roles', hint: 'They hold no role, directly or through an IdP group.' }
+                : { title: 'No direct roles', hint: 'Roles through IdP groups could not be read.' }
+            }
+            className="h-auto max-h-[calc(100dvh-24rem)] min-h-40"
           />
+          {(published > 0 || holdings.length === 0) && (
+            <DataTable
+              label={`Permissions of ${principal.label}`}
+              tableId="access-grants"
+              columns={columns}
+              data={grants}
+              getRowId={(g) => `${g.permission}:${g.orgId}:${g.roleId}:${g.idpGroup}`}
+              minWidth="48rem"
+              estimateRowHeight={40}
+              empty={
+                gaps.complete
+                  ? { title: 'No permissions', hint: 'They hold no role, or their roles hold no permission.' }
+                  : { title: 'None established', hint: 'Only roles that publish their permissions are counted here.' }
+              }
+              className="h-auto max-h-[calc(100dvh-20rem)] min-h-60"
+            />
+          )}
         </>
       )}
     </div>
@@ -293,6 +481,7 @@ function ByPrincipal({
 function ByPermission({
   principals,
   rolePermissions,
+  gaps,
   orgs,
   orgName,
   permission,
@@ -301,6 +490,7 @@ function ByPermission({
 }: {
   principals: readonly AccessPrincipal[];
   rolePermissions: RolePermissions;
+  gaps: AnswerGaps;
   orgs: ReadonlyArray<{ org_id: string; name: string }>;
   orgName: (orgId: string) => string;
   permission: string | undefined;
@@ -313,8 +503,31 @@ function ByPermission({
     [principals, permission, orgId, rolePermissions],
   );
   const columns = useMemo(() => holderColumns(orgName), [orgName]);
+  const roleHolders = useMemo(
+    () => (gaps.unpublishedRoles.length ? roleHoldersAt(principals, orgId) : []),
+    [gaps.unpublishedRoles.length, principals, orgId],
+  );
+  const roleColumns = useMemo(() => roleHolderColumns(orgName), [orgName]);
   const people = holders.filter((h) => h.principal.kind === 'user').length;
   const where = orgId === null ? 'at the enterprise level' : `in ${orgName(orgId)}`;
+  // Some role publishes its permissions: the holders through those can be named.
+  const someKnown = principals.some((p) => p.assignments.some((a) => rolePermissions(a.role.role_id) !== undefined));
+  const exportCsv = () => {
+    const at = Math.floor(Date.now() / 1000);
+    const name = accessCsvName(`${permission}-${orgId ?? 'enterprise'}`, at);
+    downloadText(
+      name,
+      gaps.unpublishedRoles.length && !someKnown
+        ? holdingsCsv(
+            roleHolders.flatMap((h) => h.holdings.map((holding) => ({ principal: h.principal, holding }))),
+            orgName,
+          )
+        : accessCsv(
+            holders.flatMap((h) => h.grants.map((grant) => ({ principal: h.principal, grant }))),
+            orgName,
+          ),
+    );
+  };
 
   return (
     <div className="flex flex-col gap-3">
@@ -338,17 +551,7 @@ function ByPermission({
           onValueChange={(v) => onChange({ permission, org: v || undefined })}
         />
         {permission && (
-          <Button
-            onClick={() =>
-              downloadText(
-                accessCsvName(`${permission}-${orgId ?? 'enterprise'}`, Math.floor(Date.now() / 1000)),
-                accessCsv(
-                  holders.flatMap((h) => h.grants.map((grant) => ({ principal: h.principal, grant }))),
-                  orgName,
-                ),
-              )
-            }
-          >
+          <Button onClick={exportCsv}>
             <Download className="size-4" aria-hidden /> Export CSV
           </Button>
         )}
@@ -357,7 +560,7 @@ function ByPermission({
         <EmptyState title="Choose a permission">
           Everyone who holds it in the organization you choose is listed, with the role that gives it.
         </EmptyState>
-      ) : (
+      ) : gaps.complete ? (
         <>
           <p role="status" className="text-sm" data-testid="holders-summary">
             {formatNumber(holders.length)} {holders.length === 1 ? 'holds' : 'hold'}{' '}
@@ -376,6 +579,46 @@ function ByPermission({
             empty={{ title: `Nobody holds ${permission} ${where}` }}
             className="h-auto max-h-[calc(100dvh-20rem)] min-h-60"
           />
+        </>
+      ) : (
+        <>
+          <p role="status" className="text-sm" data-testid="holders-summary">
+            Who holds <span className="font-mono">{permission}</span> {where} cannot be fully established
+            {someKnown ? '; those below hold it through roles that publish their permissions' : ''}.
+          </p>
+          <Gaps gaps={gaps} />
+          {someKnown && (
+            <DataTable
+              label={`Holders of ${permission} ${where}`}
+              tableId="access-holders"
+              columns={columns}
+              data={holders}
+              getRowId={(h) => principalKey(h.principal)}
+              minWidth="48rem"
+              estimateRowHeight={56}
+              empty={{
+                title: 'None established',
+                hint: 'Nobody holds it through a role that publishes its permissions; others may through the rest.',
+              }}
+              className="h-auto max-h-[calc(100dvh-20rem)] min-h-60"
+            />
+          )}
+          {gaps.unpublishedRoles.length > 0 && (
+            <>
+              <h2 className="mt-2 text-sm font-semibold">Who holds which role {where}, and how</h2>
+              <DataTable
+                label={`Roles held ${where}`}
+                tableId="access-role-holders"
+                columns={roleColumns}
+                data={roleHolders}
+                getRowId={(h) => principalKey(h.principal)}
+                minWidth="44rem"
+                estimateRowHeight={56}
+                empty={{ title: `No role held ${where} in the lists read` }}
+                className="h-auto max-h-[calc(100dvh-20rem)] min-h-60"
+              />
+            </>
+          )}
         </>
       )}
     </div>

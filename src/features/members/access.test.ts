@@ -1,7 +1,8 @@
 /**
  * Effective access: every path to a permission (direct, through an IdP group; enterprise-wide, per
  * organization), who holds a permission where — always the same answer as the contract's `permissionsAt` —
- * the roles a credential may give a new service user, and the access-review CSV.
+ * the roles a credential may give a new service user, and the access-review CSV; and with the vendor's shapes
+ * (roles without permissions, users without inherited roles), what can be established and nothing more.
  */
 import { describe, expect, it } from 'vitest';
 import { permissionsAt, type Role, type User } from '@/api/operations/members';
@@ -13,12 +14,25 @@ import {
   accessCsv,
   fromServiceUser,
   fromUser,
+  gapsOf,
   grantsOf,
+  HOLDINGS_CSV_HEADER,
   holdersOf,
+  holdingsCsv,
+  holdingsOf,
   principalKey,
+  roleHoldersAt,
   type AccessPrincipal,
 } from './access';
-import { grantableRoles, refusalReason, rolePermissionsOf } from './roles';
+import {
+  grantableRoles,
+  PERMISSIONS_NOT_PUBLISHED,
+  permissionCount,
+  refusalReason,
+  roleKind,
+  roleOptionLabel,
+  rolePermissionsOf,
+} from './roles';
 import { memberMatches, MembersSearch } from './search';
 
 const role = (role_id: string, role_type: 'enterprise' | 'org', permissions: string[]): Role => ({
@@ -76,7 +90,10 @@ const orgBot: ServiceUser = {
   org_id: 'org-1',
   role_assignments: [{ role: ref('role-org-admin'), org_id: 'org-1' }],
 };
-const PRINCIPALS: AccessPrincipal[] = [...[ada, bob, cy, dee].map(fromUser), ...[ci, orgBot].map(fromServiceUser)];
+const PRINCIPALS: AccessPrincipal[] = [
+  ...[ada, bob, cy, dee].map((u) => fromUser(u)),
+  ...[ci, orgBot].map(fromServiceUser),
+];
 const keys = (holders: ReadonlyArray<{ principal: AccessPrincipal }>) => holders.map((h) => principalKey(h.principal));
 
 describe('what one principal holds', () => {
@@ -282,5 +299,107 @@ describe('member filters', () => {
     expect(memberMatches(dee, s({ org: 'org-1' }))).toBe(false);
     // A whole address is the API's filter (exact), not the browser's.
     expect(memberMatches(bob, s({ q: 'someone@else.io' }))).toBe(true);
+  });
+});
+
+describe('roles whose permissions the API does not publish (the vendor’s Role)', () => {
+  // The vendor's shapes: no permissions, no is_built_in, users without idp_role_assignments.
+  const vendorRoles: Role[] = ROLES.map(({ role_id, role_name, role_type }) => ({ role_id, role_name, role_type }));
+  const unknown = rolePermissionsOf(vendorRoles);
+  const vendorAda: User = {
+    user_id: 'user-ada',
+    email: 'ada@x.io',
+    name: null,
+    role_assignments: ada.role_assignments,
+  };
+  const vendorCy: User = { user_id: 'user-cy', email: 'cy@x.io', name: null, role_assignments: [] };
+
+  it('reads an absent permissions field as unknown, never as none', () => {
+    expect(unknown('role-platform')).toBeUndefined();
+    expect(permissionCount(vendorRoles[1]!)).toBe(PERMISSIONS_NOT_PUBLISHED);
+    expect(roleOptionLabel(vendorRoles[1]!)).toBe('platform');
+    expect(permissionCount({ ...vendorRoles[1]!, permissions: [] })).toBe('0 permissions');
+    expect(roleKind({})).toBeUndefined();
+    expect(roleKind({ is_built_in: true })).toBe('Built-in');
+    expect(roleKind({ is_built_in: false })).toBe('Custom');
+  });
+
+  it('names each role held, its level and its source, and says the permissions cannot be established', () => {
+    const idp = new Map([['user-cy', cy.idp_role_assignments!]]);
+    const people = [fromUser(vendorAda, idp), fromUser(vendorCy, idp)];
+    expect(people.every((p) => p.idpKnown)).toBe(true);
+    expect(holdingsOf(people[1]!)).toEqual([
+      { roleId: 'role-admin', roleName: 'admin', orgId: null, idpGroup: 'admins' },
+    ]);
+    expect(grantsOf(people[0]!, unknown)).toEqual([]);
+    const gaps = gapsOf(people, unknown, true);
+    expect(gaps.complete).toBe(false);
+    expect(gaps.unpublishedRoles).toEqual(['admin', 'platform']);
+    // Who holds which role in org-1: the enterprise-wide roles hold there too.
+    expect(roleHoldersAt([...people, fromUser(bob)], 'org-1').map((h) => [h.principal.id, h.holdings.length])).toEqual([
+      ['user-ada', 1],
+      ['user-bob', 1],
+      ['user-cy', 1],
+    ]);
+  });
+
+  it('knows a person’s IdP roles only from the list itself or the IdP users’ list read whole', () => {
+    expect(fromUser(vendorCy).idpKnown).toBe(false);
+    expect(gapsOf([fromUser(vendorCy)], perms, true)).toMatchObject({ idpUnknown: 1, complete: false });
+    expect(gapsOf([fromUser(vendorCy, new Map())], perms, true).complete).toBe(true);
+    expect(gapsOf([fromUser(vendorCy, new Map())], perms, false)).toMatchObject({
+      serviceUsersUnread: true,
+      complete: false,
+    });
+  });
+
+  it('offers every role of the level when their permissions are not published, and says why', () => {
+    const self = {
+      role_assignments: [
+        { role: { role_id: 'role-admin', role_name: 'admin', role_type: 'enterprise' }, org_id: null },
+      ],
+    } as unknown as Self;
+    const g = grantableRoles(vendorRoles, self, null);
+    expect(g.known).toBe(false);
+    expect(g.offered.map((r) => r.role_id)).toEqual(['role-admin', 'role-platform']);
+    expect(g.unknownReason).toMatch(/does not publish the permissions/);
+  });
+
+  it('writes who holds which role, where and how, as CSV', () => {
+    const p = fromUser(bob);
+    const csv = holdingsCsv(
+      holdingsOf(p).map((holding) => ({ principal: p, holding })),
+      (id) => `Org ${id}`,
+    );
+    const records = parseCsvRecords(csv);
+    expect(records[0]).toEqual([...HOLDINGS_CSV_HEADER]);
+    expect(records.slice(1)).toEqual([
+      [
+        'user',
+        'user-bob',
+        'bob@x.io',
+        '',
+        'role-org-admin',
+        'org admin',
+        'organization',
+        'org-1',
+        'Org org-1',
+        'direct',
+        '',
+      ],
+      [
+        'user',
+        'user-bob',
+        'bob@x.io',
+        '',
+        'role-org-member',
+        'org member',
+        'organization',
+        'org-2',
+        'Org org-2',
+        'idp_group',
+        'eng',
+      ],
+    ]);
   });
 });

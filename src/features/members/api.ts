@@ -5,7 +5,7 @@
  * roles matrix, effective access).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { InviteUsersBody, Role, RoleIdBody } from '@/api/operations/members';
+import type { IdpRoleAssignment, InviteUsersBody, Role, RoleIdBody } from '@/api/operations/members';
 import type { CreateServiceUserBody } from '@/api/operations/service-users';
 import type { IdpGroup, RegisterIdpGroupsBody } from '@/api/operations/idp-groups';
 import { readAllPages } from '@/api/page';
@@ -114,6 +114,25 @@ export const everyUserQueryOptions = () =>
         { maxPages: MAX_PAGES, signal, what: 'The members list' },
       ),
     staleTime: 30_000,
+  });
+
+/**
+ * Every user with roles through IdP groups, by user id (effective access, where the users' list does not carry
+ * `idp_role_assignments`: the vendor's User). Read whole, so a user absent from it inherits nothing.
+ */
+export const everyIdpUserQueryOptions = () =>
+  queryOptions({
+    queryKey: [...memberKeys.all, 'everyone', 'idp'] as const,
+    queryFn: async ({ signal }): Promise<ReadonlyMap<string, IdpRoleAssignment[]>> => {
+      const users = await readAllPages(
+        (after, s) =>
+          apiCall('members.idpUsers.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
+        { maxPages: MAX_PAGES, signal, what: 'The IdP users list' },
+      );
+      return new Map(users.map((u) => [u.user_id, u.idp_role_assignments]));
+    },
+    staleTime: 30_000,
+    retry: false,
   });
 
 function useInvalidateMembers() {
@@ -267,7 +286,8 @@ export const idpGroupEnterpriseRolesQueryOptions = () =>
     queryKey: idpGroupKeys.enterpriseRoles(),
     queryFn: async ({ signal }): Promise<GroupRoles> => {
       const groups = await readAllPages(
-        (after, s) => apiCall('idpGroups.roles.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
+        (after, s) =>
+          apiCall('idpGroups.roles.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
         { maxPages: MAX_PAGES, signal, what: 'The IdP groups’ enterprise roles' },
       );
       const out = new Map<string, Role>();

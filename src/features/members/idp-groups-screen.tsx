@@ -388,8 +388,7 @@ function GroupRolesDialog({
               </h3>
               {current.length > 0 && (
                 <p className="text-xs text-muted">
-                  Has a role in:{' '}
-                  {current.map((c) => `${orgs.name(c.orgId)} (${c.role.role_name})`).join(', ')}
+                  Has a role in: {current.map((c) => `${orgs.name(c.orgId)} (${c.role.role_name})`).join(', ')}
                   {view.unread > 0 ? ' among the organizations read' : ''}.
                 </p>
               )}

@@ -36,6 +36,7 @@ import {
   IdpAssignmentLines,
   loadEveryPage,
   MissingPermission,
+  NotPublished,
   useLoadAll,
   useOrganizations,
 } from './shared';
@@ -130,11 +131,23 @@ function memberColumns(opts: {
           >
             Groups: {(u.idp_group_names ?? []).join(', ')} (no role)
           </span>
+        ) : u.idp_role_assignments === undefined ? (
+          // The vendor's User (on lists) does not carry them: absence says nothing about the user's groups.
+          <NotPublished what="the roles a member gets through IdP groups on this list" />
         ) : (
           <span className="text-muted">—</span>
         ),
     }),
-    col.accessor('created_at', { header: 'Joined', ...timeColumn({ width: '6.5rem' }) }),
+    col.accessor('created_at', {
+      header: 'Joined',
+      ...timeColumn({ width: '6.5rem' }),
+      cell: ({ row: { original: u } }) =>
+        u.created_at === undefined ? (
+          <NotPublished what="when a member joined" />
+        ) : (
+          timeColumn().cell({ getValue: () => u.created_at })
+        ),
+    }),
     col.display({
       id: 'actions',
       header: 'Actions',

@@ -100,8 +100,8 @@ export function RolesMatrix({ roles: all }: { roles: readonly Role[] }) {
   if (list.length === 0) {
     return (
       <EmptyState title="Permissions not published by this API">
-        The API answers each role’s name and level but not the permissions it holds, so there is no matrix to show.
-        The Roles tab lists every role.
+        The API answers each role’s name and level but not the permissions it holds, so there is no matrix to show. The
+        Roles tab lists every role.
       </EmptyState>
     );
   }

@@ -79,7 +79,8 @@ export function grantableRoles(roles: readonly Role[], self: Self | undefined, o
   if (!assignments) {
     return {
       known: false,
-      unknownReason: 'The API does not say what the console’s credential holds: every role is offered and the API decides.',
+      unknownReason:
+        'The API does not say what the console’s credential holds: every role is offered and the API decides.',
       offered: ofLevel,
       refused: [],
     };
