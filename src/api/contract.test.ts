@@ -118,6 +118,7 @@ describe('operation ids', () => {
       'config',
       'remediate',
       'apply',
+      'assign',
     ]);
     for (const op of [...operationList, ...consoleOperationList]) {
       expect(op.id, op.id).toMatch(/^[a-z][a-zA-Z]*(\.[a-z][a-zA-Z]*)+$/);
