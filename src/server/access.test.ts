@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { startFakeUpstream } from '../test/fake-upstream';
 import { rawRequest, startAuthConsole, testConfig } from '../test/harness';
 import { createSignInFailureStore } from './console/sessions-store';
 import { openSqliteConsoleStore } from './console/storage/console-store';
-import { addressKey, FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_REQUIRED_TYPE } from './access';
+import { addressKey, FREE_FAILURES, SIGN_IN_REQUIRED_TYPE, TARGET_ATTEMPTS_PER_HOUR } from './access';
 import { createConsoleServer } from './app';
 
 const SECRET = 'cog_access_test_credential_5d4c3b';
@@ -240,26 +240,86 @@ describe('guesses are limited per address', () => {
     expect((await c.get('/api/v3/self', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
-  it('keeps at most a bounded number of addresses, forgetting the oldest', async () => {
+  it('keeps a bounded number of addresses, never releasing a blocked one: new addresses then share one row', async () => {
     // The counters live in the console's store (so replicas share them); the same test runs on PostgreSQL in
     // console/storage/console-store.test.ts.
     const store = openSqliteConsoleStore(':memory:');
     const limiter = createSignInFailureStore(store.sqlite!, 3);
     for (const key of ['a', 'b', 'c', 'd']) for (let i = 0; i < FREE_FAILURES; i++) await limiter.fail(key, 1_000);
-    expect(await limiter.size()).toBe(3);
-    expect(await limiter.waitMs('a', 1_000)).toBe(0);
+    expect(await limiter.size()).toBe(4);
+    // 'a' stays blocked: eviction never frees it.
+    expect(await limiter.waitMs('a', 1_000)).toBeGreaterThan(0);
+    // 'd' counted on the shared row, and so is any other address while that row is blocked.
     expect(await limiter.waitMs('d', 1_000)).toBeGreaterThan(0);
-    const big = store.signInFailures;
-    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) await big.fail(`10.0.${i >> 8}.${i & 255}`, 0);
-    expect(await big.size()).toBe(MAX_TRACKED_ADDRESSES);
+    expect(await limiter.waitMs('e', 1_000)).toBeGreaterThan(0);
+    // Once their failures have lapsed (an hour, not blocked), addresses make room again.
+    const later = 1_000 + 2 * 3_600_000;
+    expect(await limiter.waitMs('e', later)).toBe(0);
+    await limiter.fail('e', later);
+    expect(await limiter.size()).toBeLessThanOrEqual(4);
     await store.close();
+  });
+
+  it(`evaluates at most ${FREE_FAILURES} of 1,000 parallel wrong guesses from one address, page and Bearer`, async () => {
+    const t = clock();
+    const c = await consoleWith({ accessToken: TOKEN }, t.now);
+    const guesses = await Promise.all(
+      Array.from({ length: 1_000 }, (_, i) =>
+        i % 2 ? c.postToken(`wrong-${i}`) : c.get('/api/v3/self', { authorization: `Bearer wrong-${i}` }),
+      ),
+    );
+    const evaluated = guesses.filter((g) => g.status === 401).length;
+    expect(evaluated).toBeGreaterThan(0);
+    expect(evaluated).toBeLessThanOrEqual(FREE_FAILURES);
+    expect(guesses.filter((g) => g.status === 429).length).toBe(1_000 - evaluated);
+  });
+
+  it('counts every loopback address as one client, and every address against the token', async () => {
+    const t = clock();
+    const c = await consoleWith({ accessToken: TOKEN }, t.now);
+    const from = (i: number) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: c.port,
+            method: 'POST',
+            path: '/console/sign-in',
+            localAddress: `127.0.${i >> 8}.${(i & 255) + 1}`,
+            headers: { ...FORM, host: `localhost:${c.port}`, origin: `http://localhost:${c.port}` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(`token=wrong-${i}`);
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push(await from(i));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FREE_FAILURES);
+    // Other addresses, one guess each, every one waiting long enough: the token's own budget stops them.
+    const store = c.server.store.signInFailures;
+    let evaluated = 0;
+    for (let i = 0; i < TARGET_ATTEMPTS_PER_HOUR + 20; i++) {
+      t.advance(1_000);
+      const before = await store.waitMs('target:access-token', t.now());
+      await store.fail(`192.0.2.${i}`, t.now());
+      if (before === 0 && (await store.attempt([`198.51.100.${i}`, 'target:access-token'], t.now())) === 0) evaluated++;
+    }
+    expect(evaluated).toBeLessThanOrEqual(TARGET_ATTEMPTS_PER_HOUR);
+    const blocked = await c.postToken(TOKEN);
+    expect(blocked.status).toBe(429);
   });
 
   it('counts an IPv6 client by its /64', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
-    expect(addressKey('::ffff:127.0.0.1')).toBe('127.0.0.1');
-    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('::ffff:127.0.0.1')).toBe('loopback');
+    expect(addressKey('127.9.8.7')).toBe('loopback');
+    expect(addressKey('::1')).toBe('loopback');
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
   });
 });
 

@@ -8,8 +8,11 @@
  *   keeps their SHA-256 hash with a fingerprint of the configuration they were opened under (another token
  *   revokes them), and they expire when idle and in any case after a maximum age. `POST /console/sign-out`
  *   ends one.
- * - Sign-in failures (wrong token, used or unknown link) are limited per client address with exponential
- *   backoff, counted in the store (so across replicas); failure messages say nothing about the token.
+ * - Sign-in guesses are limited per client address (loopback is one client) with exponential backoff, and per
+ *   credential target (the access token, the one-time links) with a budget per hour from all addresses
+ *   together, counted in the store (so across replicas). An attempt is counted before it is evaluated (before
+ *   its body is read), and one address's attempts are counted one at a time (the others queue), so parallel
+ *   guesses cannot pass the check together. Failure messages say nothing about the token.
  * - A store that cannot be reached makes `check` throw StoreUnavailable, which the server answers 503.
  * - CONSOLE_AUTH=off (loopback only, enforced by the configuration) lets every request through.
  * - A session may carry the name of the person who opened it (typed on the sign-in page, or bound to the link
@@ -24,6 +27,8 @@ import {
   FREE_FAILURES,
   hashSecret,
   MAX_TRACKED_ADDRESSES,
+  TARGET_ATTEMPTS_PER_HOUR,
+  TARGET_PREFIX,
   newSecret,
   SIGN_IN_PATH,
   type SessionRow,
@@ -36,7 +41,14 @@ import { checkSignInName, SIGN_IN_NAME_MAX } from '../api/console/session';
 import { noteActor } from './console/actor';
 import { SECURITY_HEADERS } from './static';
 
-export { FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_PATH };
+export { FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_PATH, TARGET_ATTEMPTS_PER_HOUR };
+/** The credential targets guesses are counted on, from every address together. */
+export const TOKEN_TARGET = `${TARGET_PREFIX}access-token`;
+export const LINK_TARGET = `${TARGET_PREFIX}sign-in-link`;
+/** The client key of every Bearer request: one token, one client, whatever address it comes from. */
+export const BEARER_CLIENT = 'b:access-token';
+/** Attempts of one address waiting for their turn; more answer 429 at once. */
+const MAX_WAITING_ATTEMPTS = 1024;
 export const SIGN_OUT_PATH = '/console/sign-out';
 export const SESSION_PATH = '/console/session';
 /** The `type` of the 401 problem that means "sign in to the console" (not an upstream 401). */
@@ -143,13 +155,19 @@ function signInPage(mode: AccessMode, message?: string, state: FormState = {}): 
 ${message ? `<p role="alert">${escapeHtml(message)}</p>` : ''}${form}</main></body></html>`;
 }
 
-/** The key failures are counted under: the IPv4 address, or the /64 of an IPv6 address. */
+const LOOPBACK_V4 = /^127\.\d+\.\d+\.\d+$/;
+
+/**
+ * The key failures are counted under: the IPv4 address, or the /64 of an IPv6 address; every loopback address
+ * (127.0.0.0/8, ::1) is one client, so a local process cannot rotate through them.
+ */
 export function addressKey(remote: string | undefined): string {
   if (!remote) return 'unknown';
   // An IPv4 address (the common case) is its own key.
-  if (!remote.includes(':')) return remote;
+  if (!remote.includes(':')) return LOOPBACK_V4.test(remote) ? 'loopback' : remote;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
-  if (mapped) return mapped[1]!;
+  if (mapped) return LOOPBACK_V4.test(mapped[1]!) ? 'loopback' : mapped[1]!;
+  if (/^(?:0{0,4}:){2,7}0{0,3}1$|^::1$/.test(remote)) return 'loopback';
   if (!isIPv6(remote)) return remote;
   const [head = '', tail = ''] = remote.split('%')[0]!.split('::');
   const h = head ? head.split(':') : [];
@@ -275,8 +293,36 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     );
 
   const tooManyMessage = (waitMs: number) =>
-    `Too many failed sign-in attempts from your address. Try again in ${Math.ceil(waitMs / 1000)} seconds.`;
+    `Too many failed sign-in attempts. Try again in ${Math.ceil(waitMs / 1000)} seconds.`;
   const retryAfter = (waitMs: number) => ({ 'retry-after': String(Math.ceil(waitMs / 1000)) });
+
+  /**
+   * One address's attempts, one at a time: each is checked and counted before the next is (so parallel
+   * guesses never pass the check together); the rest wait their turn, at most MAX_WAITING_ATTEMPTS of them
+   * (more answer 'busy').
+   */
+  const turns = new Map<string, { queue: Array<() => void> }>();
+  const inTurn = async <T>(key: string, work: () => Promise<T>): Promise<T | 'busy'> => {
+    let turn = turns.get(key);
+    if (!turn) turns.set(key, (turn = { queue: [] }));
+    else {
+      if (turn.queue.length >= MAX_WAITING_ATTEMPTS) return 'busy';
+      const t = turn;
+      await new Promise<void>((resolve) => t.queue.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      const next = turn.queue.shift();
+      if (next) next();
+      else turns.delete(key);
+    }
+  };
+  /** An attempt on `target` from `addr`, counted now: 0 to go on (then evaluate it), else the wait. */
+  const attempt = async (addr: string, target: string): Promise<number> => {
+    const wait = await inTurn(addr, () => limiter.attempt([addr, target], now()));
+    return wait === 'busy' ? 1_000 : wait;
+  };
 
   /** The first valid session among the request's cookies (a planted cookie cannot hide a valid one). */
   const sessionOf = async (req: IncomingMessage): Promise<{ idHash: string; row: SessionRow } | undefined> => {
@@ -352,20 +398,25 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       else sendPage(res, 200);
       return;
     }
-    const wait = await limiter.waitMs(addr, now());
+    // Counted before anything is evaluated (the link looked up, the body read): a success gives it back.
+    const target = once !== null ? LINK_TARGET : TOKEN_TARGET;
+    const wait = await attempt(addr, target);
     if (wait > 0) {
       req.resume();
       sendPage(res, 429, tooManyMessage(wait), retryAfter(wait));
       return;
     }
+    const succeeded = async () => {
+      await limiter.reset(addr);
+      await limiter.refund([target]);
+    };
     if (once !== null) {
       await linksStored;
       const taken = await store.takeLink(once);
       if (taken) {
-        await limiter.reset(addr);
+        await succeeded();
         await openSession(res, 'link', taken.name);
       } else {
-        await limiter.fail(addr, now());
         sendPage(
           res,
           401,
@@ -403,17 +454,17 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     if (rawName !== null) {
       const checked = checkSignInName(rawName);
       if (!checked.ok) {
+        // Not an attempt after all: the token is not looked at.
+        await limiter.refund([addr, target]);
         sendNameRefused(req, res, checked.message, rawName);
         return;
       }
       name = checked.value;
     }
-    const t = now();
     if (tokenMatches(given)) {
-      await limiter.reset(addr);
+      await succeeded();
       await openSession(res, 'token', name);
     } else {
-      await limiter.fail(addr, t);
       sendPage(res, 401, 'Sign-in failed: the access token was not accepted.', {}, { name: rawName ?? '' });
     }
   };
@@ -527,22 +578,30 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
 
       const bearer = isEndpoint ? bearerOf(req) : undefined;
       if (bearer !== undefined) {
-        const wait = await limiter.waitMs(addr, now());
-        if (wait > 0) {
+        // In turn per address: a wrong token is counted before the next one from there is compared.
+        const outcome = await inTurn(addr, async () => {
+          const wait = await limiter.waitMs([addr, TOKEN_TARGET], now());
+          if (wait > 0) return wait;
+          if (tokenMatches(bearer)) return 'ok' as const;
+          await limiter.attempt([addr, TOKEN_TARGET], now());
+          return 0;
+        });
+        if (outcome === 'busy' || (typeof outcome === 'number' && outcome > 0)) {
+          const wait = outcome === 'busy' ? 1_000 : outcome;
           req.resume();
           sendProblem(res, 429, tooManyMessage(wait), pathname, retryAfter(wait));
           return false;
         }
-        if (tokenMatches(bearer)) {
+        if (outcome === 'ok') {
           await limiter.reset(addr);
           if (pathname === SESSION_PATH && req.method === 'GET') {
             sendSession(res, 'bearer');
             return false;
           }
           noteActor(req, 'bearer_token');
-          return `b:${addr}`;
+          // One token, one client for the fair share of the pool, whichever addresses its scripts use.
+          return BEARER_CLIENT;
         }
-        await limiter.fail(addr, now());
       }
 
       req.resume();

@@ -4,11 +4,15 @@
  * the others, a link printed by one opens a session on any, and failures count across all of them.
  */
 import type { Migration } from '../../node/db';
-import type { PgDatabase } from './storage/postgres';
+import type { PgDatabase, PgQuery as Q } from './storage/postgres';
 import {
+  FAILURES_FORGOTTEN_MS,
   hashSecret,
   MAX_TRACKED_ADDRESSES,
-  nextFailure,
+  nextCount,
+  OVERFLOW_KEY,
+  TARGET_PREFIX,
+  waitOf,
   type FailureRow,
   type SessionRow,
   type SessionStore,
@@ -120,49 +124,87 @@ export function createPgSessionStore(db: PgDatabase): SessionStore {
 }
 
 export function createPgSignInFailureStore(db: PgDatabase, maxAddresses = MAX_TRACKED_ADDRESSES): SignInFailureStore {
-  return {
-    async waitMs(key, now) {
-      const rows = await db.query<{ blocked_until: number }>(
-        'SELECT blocked_until FROM console_sign_in_failures WHERE address_key = $1',
-        [key],
+  const rowsOf = async (q: Q, keys: readonly string[], lock: boolean) => {
+    const rows = await q<FailureRow & { address_key: string }>(
+      `SELECT address_key, count, last_at, blocked_until FROM console_sign_in_failures
+       WHERE address_key = ANY($1::text[]) ORDER BY address_key${lock ? ' FOR UPDATE' : ''}`,
+      [[...keys, OVERFLOW_KEY]],
+    );
+    return new Map(
+      rows.map((r) => [r.address_key, { ...r, last_at: Number(r.last_at), blocked_until: Number(r.blocked_until) }]),
+    );
+  };
+  const waitIn = (rows: Map<string, FailureRow>, keys: readonly string[], now: number) =>
+    Math.max(
+      0,
+      ...keys.map((k) => {
+        const own = rows.get(k);
+        // An address without a row of its own may be one of those counted on the shared row.
+        return own || k.startsWith(TARGET_PREFIX) ? waitOf(own, now) : waitOf(rows.get(OVERFLOW_KEY), now);
+      }),
+    );
+  /** Counts one on each key, the shared row standing in for new addresses once the table is full. */
+  const countIn = async (q: Q, rows: Map<string, FailureRow>, keys: readonly string[], now: number) => {
+    for (const key of keys) {
+      let k = key;
+      if (!rows.has(key) && !key.startsWith(TARGET_PREFIX)) {
+        const [{ n } = { n: 0 }] = await q<{ n: number }>('SELECT count(*)::int AS n FROM console_sign_in_failures');
+        if (n >= maxAddresses) {
+          await q(
+            'DELETE FROM console_sign_in_failures WHERE blocked_until <= $1 AND last_at <= $2 AND address_key <> $3',
+            [now, now - FAILURES_FORGOTTEN_MS, OVERFLOW_KEY],
+          );
+          const [{ n: left } = { n: 0 }] = await q<{ n: number }>(
+            'SELECT count(*)::int AS n FROM console_sign_in_failures',
+          );
+          if (left >= maxAddresses) k = OVERFLOW_KEY;
+        }
+      }
+      const next = nextCount(k, rows.get(k), now);
+      await q(
+        `INSERT INTO console_sign_in_failures (address_key, count, last_at, blocked_until) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (address_key) DO UPDATE SET count = $2, last_at = $3, blocked_until = $4,
+           seq = nextval('console_sign_in_failures_seq')`,
+        [k, next.count, next.last_at, next.blocked_until],
       );
-      const until = rows[0]?.blocked_until ?? 0;
-      return until > now ? until - now : 0;
+      rows.set(k, next);
+    }
+  };
+  /** The keys' rows locked (created first, so two replicas counting the same key serialize on it). */
+  const locked = async (q: Q, keys: readonly string[]) => {
+    await q(
+      `INSERT INTO console_sign_in_failures (address_key, count, last_at, blocked_until)
+       SELECT k, 0, 0, 0 FROM unnest($1::text[]) AS k ON CONFLICT (address_key) DO NOTHING`,
+      [keys.filter((k) => k.startsWith(TARGET_PREFIX))],
+    );
+    return rowsOf(q, keys, true);
+  };
+  return {
+    async waitMs(keys, now) {
+      const list = [keys].flat();
+      return waitIn(await rowsOf(db.query.bind(db), list, false), list, now);
+    },
+    attempt: (keys, now) =>
+      db.transaction(async (q) => {
+        const rows = await locked(q, keys);
+        const wait = waitIn(rows, keys, now);
+        if (wait === 0) await countIn(q, rows, keys, now);
+        return wait;
+      }),
+    async refund(keys) {
+      await db.query(
+        'UPDATE console_sign_in_failures SET count = GREATEST(count - 1, 0), blocked_until = 0 WHERE address_key = ANY($1::text[])',
+        [[...keys]],
+      );
     },
     async fail(key, now) {
-      // The address's row locked for the read-compute-write, so failures at two replicas both count.
-      await db.transaction(async (q) => {
-        await q(
-          `INSERT INTO console_sign_in_failures (address_key, count, last_at, blocked_until)
-           VALUES ($1, 0, 0, 0) ON CONFLICT (address_key) DO NOTHING`,
-          [key],
-        );
-        const [prior] = await q<FailureRow>(
-          'SELECT count, last_at, blocked_until FROM console_sign_in_failures WHERE address_key = $1 FOR UPDATE',
-          [key],
-        );
-        const next = nextFailure(prior, now);
-        await q(
-          `UPDATE console_sign_in_failures SET count = $2, last_at = $3, blocked_until = $4,
-             seq = nextval('console_sign_in_failures_seq') WHERE address_key = $1`,
-          [key, next.count, next.last_at, next.blocked_until],
-        );
-      });
-      // Bounded outside the transaction (two replicas pruning at once must not deadlock on each other's rows);
-      // a prune that loses a race is retried by the next failure.
-      await db
-        .query(
-          `DELETE FROM console_sign_in_failures WHERE address_key IN (
-             SELECT address_key FROM console_sign_in_failures ORDER BY seq DESC OFFSET $1)`,
-          [maxAddresses],
-        )
-        .catch(() => undefined);
+      await db.transaction(async (q) => countIn(q, await locked(q, [key]), [key], now));
     },
     async reset(key) {
       await db.query('DELETE FROM console_sign_in_failures WHERE address_key = $1', [key]);
     },
     async size() {
-      const rows = await db.query<{ n: number }>('SELECT count(*) AS n FROM console_sign_in_failures');
+      const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sign_in_failures');
       return rows[0]?.n ?? 0;
     },
   };

@@ -100,14 +100,30 @@ const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_MAX_MS = 15 * 60_000;
 /** An address's failures are forgotten after this long without one (when it is not blocked). */
 export const FAILURES_FORGOTTEN_MS = 60 * 60_000;
-/** At most this many addresses are tracked; the least recently failing ones are forgotten first. */
+/**
+ * At most this many addresses are tracked one by one. A blocked address is never forgotten to make room: once
+ * the table is full (after forgetting the addresses whose failures have lapsed), every further address counts
+ * on one shared row (OVERFLOW_KEY), so together they get the backoff of one address.
+ */
 export const MAX_TRACKED_ADDRESSES = 10_000;
+/** The shared row of the addresses that found the table full. */
+export const OVERFLOW_KEY = 'overflow:*';
+/**
+ * Credential targets (the access token, the one-time links) count every attempt from every address: at most
+ * this many per hour each, however many addresses are used. A key of this prefix is a target.
+ */
+export const TARGET_PREFIX = 'target:';
+export const TARGET_ATTEMPTS_PER_HOUR = 60;
+const TARGET_WINDOW_MS = 60 * 60_000;
 
 export interface FailureRow {
   count: number;
+  /** The last failure; for a target, the start of its hour. */
   last_at: number;
   blocked_until: number;
 }
+
+const isTarget = (key: string) => key.startsWith(TARGET_PREFIX);
 
 /** An address's counter after one more failure at `now`: exponential backoff after FREE_FAILURES. */
 export function nextFailure(prior: FailureRow | undefined, now: number): FailureRow {
@@ -120,13 +136,39 @@ export function nextFailure(prior: FailureRow | undefined, now: number): Failure
   return { count, last_at: now, blocked_until };
 }
 
-/** Failed sign-ins per address (bounded), shared by every replica on the same store. */
+/** A target's counter after one more attempt at `now`: a budget per hour, then blocked until the hour ends. */
+export function nextTargetAttempt(prior: FailureRow | undefined, now: number): FailureRow {
+  const fresh = !prior || prior.count === 0 || now - prior.last_at >= TARGET_WINDOW_MS;
+  const start = fresh ? now : prior.last_at;
+  const count = (fresh ? 0 : prior.count) + 1;
+  return { count, last_at: start, blocked_until: count >= TARGET_ATTEMPTS_PER_HOUR ? start + TARGET_WINDOW_MS : 0 };
+}
+
+/** The counter of `key` after one more failure (an address) or attempt (a target). */
+export const nextCount = (key: string, prior: FailureRow | undefined, now: number) =>
+  isTarget(key) ? nextTargetAttempt(prior, now) : nextFailure(prior, now);
+
+/** Milliseconds `row` still makes its key wait at `now`. */
+export const waitOf = (row: FailureRow | undefined, now: number) =>
+  row && row.blocked_until > now ? row.blocked_until - now : 0;
+
+/**
+ * Failed sign-ins per address and attempts per credential target (bounded), shared by every replica on the
+ * same store.
+ */
 export interface SignInFailureStore {
-  /** Milliseconds the address must still wait, or 0. */
-  waitMs(key: string, now: number): Promise<number>;
+  /** Milliseconds the longest waiting of `keys` must still wait, or 0. */
+  waitMs(keys: string | readonly string[], now: number): Promise<number>;
+  /**
+   * An attempt, counted before it is evaluated: when none of `keys` must wait, one failure is counted on each
+   * (in one transaction) and 0 is answered; else the wait, and nothing is counted.
+   */
+  attempt(keys: readonly string[], now: number): Promise<number>;
+  /** An attempt counted that turned out not to be one (the token was not looked at): given back. */
+  refund(keys: readonly string[]): Promise<void>;
   fail(key: string, now: number): Promise<void>;
   reset(key: string): Promise<void>;
-  /** Addresses tracked. */
+  /** Rows tracked (addresses, the shared overflow row, targets). */
   size(): Promise<number>;
 }
 
@@ -182,21 +224,41 @@ export function createSignInFailureStore(db: Db, maxAddresses = MAX_TRACKED_ADDR
      ON CONFLICT (address_key) DO UPDATE SET count = excluded.count, last_at = excluded.last_at,
        blocked_until = excluded.blocked_until, seq = excluded.seq`,
   );
-  const prune = db.prepare(
-    `DELETE FROM console_sign_in_failures WHERE address_key IN (
-       SELECT address_key FROM console_sign_in_failures ORDER BY seq DESC LIMIT -1 OFFSET ?)`,
+  const forget = db.prepare(
+    'DELETE FROM console_sign_in_failures WHERE blocked_until <= ? AND last_at <= ? AND address_key <> ?',
+  );
+  const refund = db.prepare(
+    'UPDATE console_sign_in_failures SET count = max(count - 1, 0), blocked_until = 0 WHERE address_key = ?',
   );
   const del = db.prepare('DELETE FROM console_sign_in_failures WHERE address_key = ?');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM console_sign_in_failures');
-  const fail = db.transaction((key: string, now: number) => {
-    upsert.run({ key, ...nextFailure(get.get(key), now) });
-    prune.run(maxAddresses);
+  /** The row `key` counts on: its own, or the shared one when it is a new address and the table is full. */
+  const rowKey = (key: string, now: number): string => {
+    if (isTarget(key) || get.get(key)) return key;
+    if (count.get()!.n < maxAddresses) return key;
+    forget.run(now, now - FAILURES_FORGOTTEN_MS, OVERFLOW_KEY);
+    return count.get()!.n < maxAddresses ? key : OVERFLOW_KEY;
+  };
+  const waitOfKey = (key: string, now: number) => {
+    const own = get.get(key);
+    // An address without a row of its own may be one of those counted on the shared row.
+    return own || isTarget(key) ? waitOf(own, now) : waitOf(get.get(OVERFLOW_KEY), now);
+  };
+  const count1 = (key: string, now: number) => {
+    const k = rowKey(key, now);
+    upsert.run({ key: k, ...nextCount(k, get.get(k), now) });
+  };
+  const attempt = db.transaction((keys: readonly string[], now: number) => {
+    const wait = Math.max(0, ...keys.map((k) => waitOfKey(k, now)));
+    if (wait === 0) for (const k of keys) count1(k, now);
+    return wait;
   });
+  const refundAll = db.transaction((keys: readonly string[]) => keys.forEach((k) => refund.run(k)));
+  const fail = db.transaction((key: string, now: number) => count1(key, now));
   return {
-    async waitMs(key, now) {
-      const f = get.get(key);
-      return f && f.blocked_until > now ? f.blocked_until - now : 0;
-    },
+    waitMs: async (keys, now) => Math.max(0, ...[keys].flat().map((k) => waitOfKey(k, now))),
+    attempt: async (keys, now) => attempt(keys, now),
+    refund: async (keys) => void refundAll(keys),
     fail: async (key, now) => void fail(key, now),
     reset: async (key) => void del.run(key),
     size: async () => count.get()!.n,

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitPermission } from '../../../api/git-permissions/resources';
 import { newTestDatabase } from '../../../test/pg-database';
-import { createSignInFailureStore, FREE_FAILURES } from '../sessions-store';
+import { createSignInFailureStore, FREE_FAILURES, TARGET_ATTEMPTS_PER_HOUR } from '../sessions-store';
 import { createPgSignInFailureStore } from '../sessions-store-postgres';
 import { consoleMigrations, consolePgMigrations } from '../store';
 import { openPostgresConsoleStore, openSqliteConsoleStore, type ConsoleStore } from './console-store';
@@ -212,14 +212,29 @@ describe.each(Object.entries(kinds))('the %s store', (kind, open) => {
     expect(await f.size()).toBe(0);
   });
 
-  it('tracks at most the configured number of addresses, forgetting the least recently failing', async () => {
+  it('tracks a bounded number of addresses, never releasing a blocked one (new ones share a row)', async () => {
     await fresh();
     const f =
       kind === 'sqlite' ? createSignInFailureStore(store.sqlite!, 3) : createPgSignInFailureStore(store.postgres!, 3);
     for (const key of ['a', 'b', 'c', 'd']) for (let i = 0; i < FREE_FAILURES; i++) await f.fail(key, 1_000);
-    expect(await f.size()).toBe(3);
-    expect(await f.waitMs('a', 1_000)).toBe(0);
-    expect(await f.waitMs('d', 1_000)).toBeGreaterThan(0);
+    expect(await f.size()).toBe(4);
+    expect(await f.waitMs('a', 1_000)).toBeGreaterThan(0);
+    expect(await f.waitMs(['d'], 1_000)).toBeGreaterThan(0);
+    expect(await f.waitMs('e', 1_000)).toBeGreaterThan(0);
+  });
+
+  it('counts an attempt before it is evaluated, on the address and the credential target, and gives it back', async () => {
+    const { signInFailures: f } = await fresh();
+    const keys = ['10.0.0.9', 'target:access-token'];
+    for (let i = 0; i < FREE_FAILURES; i++) expect(await f.attempt(keys, 1_000)).toBe(0);
+    expect(await f.attempt(keys, 1_000)).toBe(1_000);
+    await f.refund(keys);
+    expect(await f.waitMs(keys, 1_000)).toBe(0);
+    // The target's budget holds whatever the addresses.
+    let counted = FREE_FAILURES - 1; // one given back
+    for (let i = 0; i < 80; i++) if ((await f.attempt([`10.1.0.${i}`, 'target:access-token'], 2_000)) === 0) counted++;
+    expect(counted).toBe(TARGET_ATTEMPTS_PER_HOUR);
+    expect(await f.waitMs('target:access-token', 2_000)).toBe(3_600_000 - 1_000);
   });
 
   it('numbers revisions per organization and pages them newest first', async () => {
