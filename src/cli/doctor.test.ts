@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_SCREENS } from '../api/console/doctor';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -84,6 +85,19 @@ describe('npm run doctor', () => {
     expect(unreachable.stdout + unreachable.stderr).not.toContain(WRONG_KEY);
   });
 
+  it('--json carries the per-screen section: every screen of the console, with why it was not checked', () => {
+    const report = JSON.parse(unreachable.stdout) as {
+      screens: Array<{ section: string; label: string; operation: string; works: string; why: string }> | null;
+    };
+    expect(report.screens).not.toBeNull();
+    expect(report.screens!.map((s) => `${s.section}: ${s.label}`)).toEqual(
+      CONSOLE_SCREENS.map((s) => `${s.section}: ${s.label}`),
+    );
+    for (const s of report.screens!) {
+      expect(s).toMatchObject({ works: 'unknown', why: 'not tried: the upstream cannot be reached' });
+    }
+  });
+
   it('a wrong credential: exit 1, a clear verdict per section, the credential never printed, nothing written', () => {
     expect(wrong.code, wrong.stderr).toBe(1);
     expect(wrong.stdout).toMatch(/^\[FAIL\] The credential does not work: The upstream does not know this credential/m);
@@ -92,6 +106,11 @@ describe('npm run doctor', () => {
     expect(wrong.stdout).toMatch(/401 reason\s+unknown/);
     expect(wrong.stdout).toMatch(/3\. What this credential may do {2}\[skip\]/);
     expect(wrong.stdout).toMatch(/5\. Rate limiting/);
+    // The per-screen section is printed (the screens table needs no browser module).
+    expect(wrong.stdout).toMatch(/Screens of the console {2}\[FAIL\] None of the \d+ screens will work/);
+    expect(wrong.stdout).toMatch(
+      /Enterprise: Roles\s+ViewAccountMembership\s+unknown\s+not tried: the credential was refused/,
+    );
     expect(wrong.stdout).toContain('cog_… (a service-user credential; never shown)');
     expect(wrong.stdout + wrong.stderr).not.toContain(WRONG_KEY);
     expect(methods.length).toBeGreaterThan(0);

@@ -97,6 +97,13 @@ describe('doctor against the sandbox', () => {
       '/v3/enterprise/organizations?first=1',
     );
     expect(admin.conformance.issues).toEqual([]);
+    expect(admin.conformance.not_published).toEqual([]);
+    // Every screen whose read was tried works, with all it relies on.
+    expect(admin.screens?.map((c) => c.label)).toEqual(CONSOLE_SCREENS.map((c) => c.label));
+    for (const c of admin.screens ?? []) expect(['yes', 'unknown'], `${c.label}: ${c.why}`).toContain(c.works);
+    // Operations with alternates: the path each was answered at.
+    for (const p of admin.operations.paths ?? []) expect(p.served_path, p.line).not.toBeNull();
+    expect(admin.rate_limit.max_per_second).toBeLessThanOrEqual(5);
     expect(admin.conformance.checked).toBe(admin.operations.counts.allowed);
     expect(admin.conformance.conforming).toBe(admin.conformance.checked);
     expect(admin.rate_limit.responses_429).toBe(0);
@@ -293,8 +300,19 @@ async function startFakeUpstream() {
           has_next_page: false,
         });
       case '/v3/enterprise/roles':
+        // The vendor's Role: no permissions, no is_built_in.
         return json(res, 200, {
           items: [{ role_id: 'role-x', role_name: 'X', role_type: 'galactic' }],
+          end_cursor: null,
+          has_next_page: false,
+        });
+      case '/v3/enterprise/members/idp-groups':
+        // Groups without their role mappings.
+        return json(res, 200, { items: [{ idp_group_name: 'eng' }], end_cursor: null, has_next_page: false });
+      case '/v3/enterprise/consumption/acu-limits/devin':
+        // The vendor's path for acu-limits/agent (which answers 404 here, as every unknown path).
+        return json(res, 200, {
+          items: [{ cycle_acu_limit: 100, scope: 'enterprise', org_id: null, user_id: null }],
           end_cursor: null,
           has_next_page: false,
         });
@@ -350,6 +368,64 @@ describe('doctor against a non-conforming upstream', () => {
     });
     expect(report.conformance.issues.some((i) => i.where.includes('colour'))).toBe(false);
     expect(report.conformance.issues.find((i) => i.operation_id === 'self.get')).toBeUndefined();
+  });
+
+  it('marks the fields a screen relies on as missing when the answer lacks them, naming the screen', () => {
+    const messages = (op: string, where: string) =>
+      report.conformance.issues
+        .filter((i) => i.operation_id === op && i.where === where && i.kind === 'missing_field')
+        .map((i) => i.message);
+    expect(messages('roles.list', 'items[0].permissions')).toEqual([
+      'Roles: permissions not published; the screen says so',
+      "Effective access: the roles' permissions not published; the screen says so",
+    ]);
+    expect(messages('roles.list', 'items[0].is_built_in')).toEqual([
+      'Roles: built-in or custom not published; the screen says so',
+    ]);
+    expect(messages('idpGroups.roles.list', 'items[0].role_assignments')).toEqual([
+      "IdP groups: each group's enterprise role not published; the screen says so",
+    ]);
+    expect(report.conformance.not_published).toEqual(
+      expect.arrayContaining([
+        { operation_id: 'roles.list', field: 'permissions' },
+        { operation_id: 'roles.list', field: 'is_built_in' },
+        { operation_id: 'idpGroups.roles.list', field: 'role_assignments' },
+      ]),
+    );
+    // The answer does not conform, though the contract's schema alone lets it pass.
+    expect(report.operations.items.find((i) => i.id === 'idpGroups.roles.list')?.defects).toBe(1);
+    const roles = report.screens?.find((c) => c.to === '/roles');
+    expect(roles).toMatchObject({ works: 'partly', not_published: ['permissions', 'built-in or custom'] });
+    expect(roles?.why).toMatch(/not published by this upstream: permissions, built-in or custom/);
+    // A screen whose own read is not there will not work, whatever else it lacks.
+    expect(report.screens?.find((c) => c.to === '/access')?.works).toBe('no');
+  });
+
+  it('finds the path the upstream serves for an operation with alternates, and says so', () => {
+    const limits = report.operations.items.find((i) => i.id === 'acuLimits.list');
+    expect(limits).toMatchObject({
+      outcome: 'allowed',
+      served_path: '/v3/enterprise/consumption/acu-limits/devin',
+      request: '/v3/enterprise/consumption/acu-limits/devin?first=1',
+    });
+    const finding = report.operations.paths?.find((p) => p.operation_id === 'acuLimits.list');
+    expect(finding?.line).toBe(
+      'acuLimits.list: served at /v3/enterprise/consumption/acu-limits/devin (first choice …/agent: 404)',
+    );
+    expect(finding?.tried).toEqual([
+      { path: '/v3/enterprise/consumption/acu-limits/agent', status: 404 },
+      { path: '/v3/enterprise/consumption/acu-limits/devin', status: 200 },
+    ]);
+    // Both paths asked, in that order.
+    const asked = fake.seen.filter((u) => u.includes('/acu-limits/')).map((u) => u.split('?')[0]);
+    expect(asked.slice(0, 2)).toEqual([
+      '/v3/enterprise/consumption/acu-limits/agent',
+      '/v3/enterprise/consumption/acu-limits/devin',
+    ]);
+    // Served nowhere: every path answered 404.
+    const idp = report.operations.paths?.find((p) => p.operation_id === 'idpGroups.list');
+    expect(idp?.served_path).toBeNull();
+    expect(idp?.line).toBe('idpGroups.list: served at none of its 2 paths (404, 404)');
   });
 
   it('waits out the 429 and says Retry-After was seen', () => {
