@@ -276,7 +276,11 @@ function pathFinding(
       .join(', ');
     line = `${op.id}: served at ${served} (first choice ${before})`;
   } else if (tried.length > 0 && tried.every((t) => t.status === 404 || t.status === 405)) {
-    line = `${op.id}: served at none of its ${plural(tried.length, 'path')} (${tried.map((t) => t.status).join(', ')})`;
+    const statuses = tried.map((t) => t.status).join(', ');
+    // A 404 for one item does not tell a missing route from a missing item: say both.
+    line = pathParamNames(op.path).length
+      ? `${op.id}: ${statuses} at its ${plural(tried.length, 'path')} (served at none, or the item asked for does not exist)`
+      : `${op.id}: served at none of its ${plural(tried.length, 'path')} (${statuses})`;
   } else {
     line = `${op.id}: not established (${first ? `${first.path} answered ${first.status === 0 ? 'nothing' : first.status}` : 'not sent'})`;
   }
