@@ -353,10 +353,8 @@ export const SCREEN_FIELDS: Readonly<Record<string, readonly ScreenField[]>> = {
     field('idpGroups.list', 'member_count', 'how many members each group has'),
     field('idpGroups.list', 'created_at', 'when each group was registered'),
   ],
-  '/access': [
-    field('roles.list', 'permissions', "the roles' permissions"),
-    field('members.users.list', 'idp_role_assignments', 'roles held through IdP groups'),
-  ],
+  // Roles held through IdP groups come from the IdP users' list when the members' list lacks them: not needed here.
+  '/access': [field('roles.list', 'permissions', "the roles' permissions")],
   '/orgs/$orgId/members': [
     field('members.organization.users.list', 'idp_role_assignments', 'roles held through IdP groups'),
     field('members.organization.users.list', 'created_at', 'when each member joined'),
