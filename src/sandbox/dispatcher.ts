@@ -13,9 +13,10 @@ import { checkJsonBounds } from '../api/bounds';
 import { BodyTooLarge, readTextCapped } from '../node/read-body';
 import { authenticate } from './credentials';
 import { CURSOR_ERROR, readCursor } from './cursor';
-import type { Handler, HandlerMap, Principal, SandboxContext } from './context';
+import type { Handler, HandlerMap, Principal, SandboxContext, SandboxReply } from './context';
 import { heldAt, isReply } from './context';
 import type { RateLimiter } from './rate-limit';
+import { servedPaths, vendorAnswer, type SandboxShape, type VendorOperation } from './vendor-shape';
 import {
   HttpProblem,
   summarizeFieldErrors,
@@ -39,6 +40,11 @@ export interface DispatcherOptions {
    * Requests without a socket (in-process `fetch`) are not checked.
    */
   addressRefusal?: (remoteAddress: string) => string | null;
+  /**
+   * `vendor`: serve each operation the vendor's document covers only at the vendor's path(s), and cut its success
+   * answers down to the vendor's shapes (`vendor-shape.ts`); `spec` (the default): every path, the contract's shapes.
+   */
+  shape?: SandboxShape;
 }
 
 /** The socket address of a request served by @hono/node-server (its `env.incoming`); undefined in-process. */
@@ -142,7 +148,12 @@ function permissionRefusal(
   };
 }
 
-function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: DispatcherOptions) {
+function runOperation(
+  op: OperationDef,
+  handler: Handler<OperationId>,
+  opts: DispatcherOptions,
+  vendor: VendorOperation | undefined,
+) {
   const { ctx, rateLimiter } = opts;
   return async (c: Context): Promise<Response> => {
     const remote = opts.addressRefusal ? remoteAddressOf(c) : undefined;
@@ -192,15 +203,23 @@ function runOperation(op: OperationDef, handler: Handler<OperationId>, opts: Dis
         { params, query, body, principal, path: url.pathname, request: c.req.raw } as never,
         ctx,
       );
-      const reply = isReply(result) ? result : { status: op.status ?? 200, body: result };
-      if (reply.status === 204 || reply.body === undefined) {
-        return new Response(null, { status: reply.status === 200 ? 204 : reply.status, headers: reply.headers });
-      }
-      if (opts.validateResponses && op.response && reply.status < 300) {
+      let reply: SandboxReply = isReply(result) ? result : { status: op.status ?? 200, body: result };
+      if (
+        opts.validateResponses &&
+        op.response &&
+        reply.status < 300 &&
+        reply.status !== 204 &&
+        reply.body !== undefined
+      ) {
         const check = op.response.safeParse(reply.body);
         if (!check.success) {
           throw new Error(`response of ${op.id} does not match its schema: ${check.error.message}`);
         }
+      }
+      // The contract's answer, checked above, as the vendor gives it.
+      if (vendor && reply.status < 300) reply = { ...reply, ...vendorAnswer(vendor, reply.status, reply.body) };
+      if (reply.status === 204 || reply.body === undefined) {
+        return new Response(null, { status: reply.status === 200 ? 204 : reply.status, headers: reply.headers });
       }
       return new Response(JSON.stringify(reply.body), {
         status: reply.status,
@@ -222,9 +241,9 @@ export function createDispatcher(opts: DispatcherOptions): Hono {
   for (const op of opts.operations ?? operationList) {
     const handler = opts.handlers[op.id as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`the sandbox has no handler for operation ${op.id}`);
-    const run = runOperation(op, handler, opts);
-    for (const path of [op.path, ...(op.alternates ?? [])]) {
-      app.on(op.method, honoPath(path), run);
+    const paths = servedPaths(op.method, [op.path, ...(op.alternates ?? [])], opts.shape ?? 'spec');
+    for (const { path, vendor } of paths) {
+      app.on(op.method, honoPath(path), runOperation(op, handler, opts, vendor));
       const list = methodsByPath.get(path) ?? [];
       list.push(op.method);
       methodsByPath.set(path, list);

@@ -15,8 +15,10 @@ import { ipAccessRefusal, readIpAccessList, resetIpAccessList } from './modules/
 import { listOrgIds } from './modules/organizations';
 import { createRng, seedFor } from './random';
 import { createRateLimiter } from './rate-limit';
+import type { SandboxShape } from './vendor-shape';
 
 export { SANDBOX_CREDENTIALS, describeCredentials } from './credentials';
+export { SANDBOX_SHAPES, type SandboxShape } from './vendor-shape';
 
 /** Requests per minute per credential when `SANDBOX_RATE_LIMIT` is not set: more than normal use ever makes. */
 export const DEFAULT_RATE_LIMIT = 20_000;
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   rateLimitPerMinute?: number;
   tickMs?: number;
   validateResponses?: boolean;
+  /** `vendor`: the vendor's paths and shapes only (`SANDBOX_SHAPE`); `spec` by default. */
+  shape?: SandboxShape;
   /** Clock override for tests (milliseconds). */
   nowMs?: () => number;
 }
@@ -122,6 +126,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     handlers,
     rateLimiter: createRateLimiter(opts.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT, nowMs),
     validateResponses: opts.validateResponses,
+    shape: opts.shape,
     addressRefusal: (address) => ipAccessRefusal(db, address),
   });
   for (const m of sandboxModules) m.routes?.(app, ctx);

@@ -27,6 +27,7 @@ const sandbox = await startSandbox({
   port: config.port,
   rateLimitPerMinute: config.rateLimitPerMinute,
   tickMs: config.tickMs,
+  shape: config.shape,
 }).catch((err: NodeJS.ErrnoException) => {
   console.error(
     err.code === 'EADDRINUSE'
@@ -37,6 +38,9 @@ const sandbox = await startSandbox({
 });
 console.log(`Agent Platform API sandbox listening on ${sandbox.url}`);
 console.log(`  data: ${join(config.dataDir, 'sandbox.db')}`);
+if (config.shape === 'vendor') {
+  console.log("  shape: vendor (only the vendor's paths and fields, as reference/vendor-openapi.json declares them)");
+}
 console.log('  credentials (send as Authorization: Bearer <credential>):');
 for (const c of describeCredentials()) console.log(`    ${c.credential}  ${c.role} (${c.description})`);
 console.log(`  try: curl -H 'Authorization: Bearer cog_sandbox_admin' ${sandbox.url}/v3/enterprise/organizations`);
