@@ -24,7 +24,18 @@ import { createUpstreamClient } from './console/upstream-client';
 import { answerClientErrors, instanceOf, sendProblem } from '../node/problem-writer';
 import { createForwarder } from './proxy/forward';
 import { createRedactor } from './redact';
-import { allowedHostHeaders, bodyRefusal, crossSiteReason, isAllowedHost, toUpstreamPath } from './proxy/guards';
+import {
+  allowedHostHeaders,
+  bodyRefusal,
+  crossSiteReason,
+  GUARDED_IP_ACCESS_LIST,
+  guardedSetOf,
+  isAllowedHost,
+  toUpstreamPath,
+} from './proxy/guards';
+
+/** The `type` of the problem a proxied write to a guarded set gets: use the console's endpoint for it. */
+export const GUARDED_SET_TYPE = 'urn:agent-platform-console:use-guarded-endpoint';
 
 export interface ConsoleServerOptions {
   config: Config;
@@ -174,6 +185,41 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       const upstreamPath = toUpstreamPath(target);
       if (!upstreamPath) {
         sendProblem(res, 404, `Not an API path the console forwards: ${instance}`, instance);
+        return;
+      }
+      const guarded = guardedSetOf(req.method ?? 'GET', upstreamPath);
+      if (guarded?.kind === 'ip-access-list') {
+        // A list written here could lock the console out: only the guarded endpoint checks that.
+        req.resume();
+        sendProblem(
+          res,
+          403,
+          `The IP access list is changed through the console's guarded endpoint (${GUARDED_IP_ACCESS_LIST}), which refuses a list that would lock the console out. Nothing was sent to the API.`,
+          instance,
+          {},
+          { type: GUARDED_SET_TYPE, title: 'Use the guarded endpoint', guarded_endpoint: GUARDED_IP_ACCESS_LIST },
+        );
+        return;
+      }
+      if (guarded?.kind === 'git-permissions') {
+        // Under the organization's lock, as the console's own changes: a bulk change never silently undoes it.
+        store.locks
+          .run(
+            'git-permissions',
+            guarded.orgId,
+            () =>
+              new Promise<void>((resolve) => {
+                res.once('close', resolve);
+                forwarder.forward(req, res, upstreamPath, instance, client);
+              }),
+          )
+          .catch(() => {
+            if (res.headersSent) return res.destroy();
+            req.resume();
+            sendProblem(res, 503, 'Another change to these git permissions is still running: try again', instance, {
+              'retry-after': '5',
+            });
+          });
         return;
       }
       forwarder.forward(req, res, upstreamPath, instance, client);

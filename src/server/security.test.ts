@@ -391,3 +391,66 @@ describe('fault tolerance', () => {
     expect((await rawRequest(c.port, 'GET', '/api/v3/self')).status).toBe(200);
   });
 });
+
+describe('guarded sets through the proxy (issue 26)', () => {
+  it('refuses every write to the IP access list, whatever the path form, and sends nothing upstream', async () => {
+    ok();
+    const before = up.received.length;
+    const json = { 'content-type': 'application/json' };
+    const lockout = JSON.stringify({ ip_ranges: ['203.0.113.0/24'] });
+    for (const [method, path] of [
+      ['PUT', '/api/v3/enterprise/ip-access-list'],
+      ['POST', '/api/v3/enterprise/ip-access-list'],
+      ['DELETE', '/api/v3/enterprise/ip-access-list'],
+      ['PUT', '/api/v3beta1/enterprise/ip-access-list'],
+      ['PUT', '/api/v3/enterprise/ip-access-lis%74'],
+      ['PUT', '/api/v3/enterprise/IP-Access-List/'],
+      ['PUT', '/api/v3/enterprise/ip-access-list?x=1'],
+    ] as const) {
+      const res =
+        method === 'DELETE'
+          ? await rawRequest(c.port, method, path)
+          : await rawRequest(c.port, method, path, json, lockout);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      const problem = JSON.parse(res.text) as { guarded_endpoint: string; detail: string };
+      expect(problem.guarded_endpoint).toBe('/console/ip-access-list');
+      expect(problem.detail).toContain('lock the console out');
+    }
+    expect(up.received.length).toBe(before);
+    // Reading it still goes through.
+    expect((await rawRequest(c.port, 'GET', '/api/v3/enterprise/ip-access-list')).status).toBe(200);
+  });
+
+  it("runs a raw git-permission PATCH under the organization's lock, as the console's own changes", async () => {
+    const server = createConsoleServer({ config: testConfig(), upstream: { baseUrl: up.url, apiKey: SECRET } });
+    const { port } = await server.listen();
+    try {
+      ok();
+      let release!: () => void;
+      const held = server.store.locks.run('git-permissions', 'org-1', () => new Promise<void>((r) => (release = r)));
+      const before = up.received.length;
+      const patch = rawRequest(
+        port,
+        'PATCH',
+        '/api/v3/enterprise/organizations/org-1/git-providers/permissions/gp-1',
+        { 'content-type': 'application/json' },
+        '{"read_only":true}',
+      );
+      // Another organization's set is not held up.
+      const other = await rawRequest(
+        port,
+        'DELETE',
+        '/api/v3/enterprise/organizations/org-2/git-providers/permissions/gp-9',
+      );
+      expect(other.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(up.received.slice(before).map((r) => r.method)).toEqual(['DELETE']);
+      release();
+      await held;
+      expect((await patch).status).toBe(200);
+      expect(up.received.at(-1)).toMatchObject({ method: 'PATCH' });
+    } finally {
+      await server.close();
+    }
+  });
+});

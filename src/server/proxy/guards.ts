@@ -137,3 +137,32 @@ export function bodyRefusal(
   const problem = bodyTypeProblem(method, headers);
   return problem ? { status: 415, detail: problem } : null;
 }
+
+/** A write to a set the console guards, met on the proxy (see guardedSetOf). */
+export type GuardedSet = { kind: 'ip-access-list' } | { kind: 'git-permissions'; orgId: string };
+
+/** Where the console changes the IP access list with its lockout check. */
+export const GUARDED_IP_ACCESS_LIST = '/console/ip-access-list';
+
+const READS = new Set(['GET', 'HEAD']);
+const IP_ACCESS_LIST_PATH = /^\/v3(?:beta1)?\/enterprise\/ip-access-list\/?$/i;
+const GIT_PERMISSIONS_PATH =
+  /^\/v3(?:beta1)?\/enterprise\/organizations\/([^/]+)\/git-providers\/permissions(?:\/[^/]+)?\/?$/i;
+
+/**
+ * Whether a proxied request writes a set the console guards: the IP access list (whose writes the console
+ * checks against locking itself out; the proxy refuses them and points to the guarded endpoint) or an
+ * organization's git permissions (run under the same per-organization lock as the console's own changes, so
+ * neither is lost to the other). Matched on the decoded path, in any case, with or without a trailing slash;
+ * reads pass at the cost of one lookup.
+ */
+export function guardedSetOf(method: string, upstreamPath: string): GuardedSet | null {
+  if (READS.has(method)) return null;
+  const q = upstreamPath.indexOf('?');
+  let path = q === -1 ? upstreamPath : upstreamPath.slice(0, q);
+  // toUpstreamPath has checked the encodings: they decode cleanly, and never to a slash.
+  if (path.includes('%')) path = decodeURIComponent(path);
+  if (IP_ACCESS_LIST_PATH.test(path)) return { kind: 'ip-access-list' };
+  const git = GIT_PERMISSIONS_PATH.exec(path);
+  return git ? { kind: 'git-permissions', orgId: git[1]! } : null;
+}
