@@ -2,8 +2,30 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './scripts/precompress.ts';
+
+/**
+ * The stylesheet first in the built HTML's head, before the entry script and its module preloads: the painted
+ * shell (index.html) needs only the CSS, so its request should not queue behind the scripts'.
+ */
+function stylesheetFirst(): Plugin {
+  return {
+    name: 'console:stylesheet-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const sheets = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+        const rest = sheets.reduce((h, tag) => h.replace(tag, ''), html);
+        return rest.replace(
+          /(\s*)<script type="module"/,
+          (m, space: string) => `${sheets.join('')}${space}${m.trim()}`,
+        );
+      },
+    },
+  };
+}
 
 // The dev server (`npm run dev`) runs Vite in middleware mode inside the console server, so the proxy,
 // the sandbox and the guards are the same as in production; see src/cli/dev.ts.
@@ -19,11 +41,14 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    stylesheetFirst(),
     precompress(),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     sourcemap: false,
+    // The console server reads it to preload each URL's route chunks with the HTML (src/server/static.ts).
+    manifest: true,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       // The contract builds zod schemas and operation tables at module level; declaring those builders pure

@@ -1,9 +1,10 @@
 /**
- * The console's first screen (the organizations overview at `/`) against a floor app that holds only the
- * console's stack on one route and fetches one small JSON list (bench/floor/, built here with Vite and served
- * by the console's own static handler, compressed the same way). Median of 7 interleaved cold loads in
- * Chromium: JS and CSS bytes transferred (compressed) and decoded, first contentful paint, first screen ready
- * (the list's first name in the page).
+ * The console's first screen, opened by its URL (the organizations overview at `/`, and an organization's
+ * sessions list), against a floor app that holds only the console's stack on one route and fetches one small
+ * JSON list (bench/floor/, built here with Vite and served by the console's own static handler, compressed the
+ * same way). Median of 7 interleaved cold loads of each in Chromium: JS and CSS bytes transferred (compressed)
+ * and decoded, first contentful paint, first screen ready (the list's first name, or the first session's
+ * title, in the page), and the layout shift until then (the app taking over the shell painted from the HTML).
  */
 import type { Browser, Request } from '@playwright/test';
 import react from '@vitejs/plugin-react';
@@ -22,6 +23,8 @@ const LOADS = 7;
 interface Load {
   fcp: number;
   ready: number;
+  /** Cumulative layout shift from the start until the first screen is ready. */
+  cls: number;
   js: { transferred: number; decoded: number; files: number };
   css: { transferred: number; decoded: number; files: number };
 }
@@ -73,6 +76,10 @@ const probe = (text: string) => `(() => {
     const observer = new MutationObserver(check);
     observer.observe(document, { childList: true, subtree: true, characterData: true });
   });
+  window.__cls = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
   window.__fcp = new Promise((resolve) => {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') resolve(e.startTime);
@@ -92,6 +99,7 @@ async function coldLoad(browser: Browser, url: string, readyText: string): Promi
     await page.goto(url);
     const ready = (await page.evaluate('window.__ready')) as number;
     const fcp = (await page.evaluate('window.__fcp')) as number;
+    const cls = (await page.evaluate('window.__cls')) as number;
     const readyAt = ((await page.evaluate('performance.timeOrigin')) as number) + ready;
     const sum = { js: { transferred: 0, decoded: 0, files: 0 }, css: { transferred: 0, decoded: 0, files: 0 } };
     // The first screen's assets: those requested before it was ready (later ones are lazy chunks).
@@ -103,7 +111,7 @@ async function coldLoad(browser: Browser, url: string, readyText: string): Promi
       kind.decoded += (await res.body()).length;
       kind.files++;
     }
-    return { fcp, ready, ...sum };
+    return { fcp, ready, cls, ...sum };
   } finally {
     await context.close();
   }
@@ -113,36 +121,48 @@ export async function benchFirstScreen({ baseUrl, browser }: { baseUrl: string; 
   const floor = await serveFloor(await buildFloor());
   try {
     const orgs = (await (await fetch(`${baseUrl}/api/v3/enterprise/organizations?first=1`)).json()) as {
-      items: Array<{ name: string }>;
+      items: Array<{ org_id: string; name: string }>;
     };
-    const consoleName = orgs.items[0]!.name;
-    const floorLoad = () => coldLoad(browser, floor.url, floor.firstName);
-    const consoleLoad = () => coldLoad(browser, `${baseUrl}/`, consoleName);
-    // One load of each first (server caches, JIT), not counted; then interleaved, alternating which goes first.
-    await floorLoad();
-    await consoleLoad();
-    const f: Load[] = [];
-    const c: Load[] = [];
+    const org = orgs.items[0]!;
+    const sessions = (await (await fetch(`${baseUrl}/api/v3/organizations/${org.org_id}/sessions?first=1`)).json()) as {
+      items: Array<{ title: string | null; session_id: string }>;
+    };
+    const session = sessions.items[0]!;
+    // The screens, each opened by its URL in a fresh browser context: the floor app, then the console's two.
+    const screens: Array<() => Promise<Load>> = [
+      () => coldLoad(browser, floor.url, floor.firstName),
+      () => coldLoad(browser, `${baseUrl}/`, org.name),
+      () => coldLoad(browser, `${baseUrl}/orgs/${org.org_id}/sessions`, session.title ?? session.session_id),
+    ];
+    // One load of each first (server caches, JIT), not counted; then interleaved, rotating which goes first.
+    for (const load of screens) await load();
+    const loads: Load[][] = screens.map(() => []);
     for (let i = 0; i < LOADS; i++) {
-      if (i % 2 === 0) {
-        f.push(await floorLoad());
-        c.push(await consoleLoad());
-      } else {
-        c.push(await consoleLoad());
-        f.push(await floorLoad());
+      for (let j = 0; j < screens.length; j++) {
+        const k = (i + j) % screens.length;
+        loads[k]!.push(await screens[k]!());
       }
     }
+    const [f, c, s] = loads as [Load[], Load[], Load[]];
     const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
     const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
-    const row = (label: string, pick: (l: Load) => number, unit: 'KB' | 'ms') => {
-      const [fv, cv] = [median(f.map(pick)), median(c.map(pick))];
-      const show = unit === 'KB' ? (n: number) => `${kb(n)} KB` : (n: number) => `${Math.round(n)} ms`;
-      return [label, show(fv), show(cv), ratio(cv, fv)];
+    const row = (label: string, pick: (l: Load) => number, unit: 'KB' | 'ms' | '') => {
+      const [fv, cv, sv] = [median(f.map(pick)), median(c.map(pick)), median(s.map(pick))];
+      const show =
+        unit === 'KB'
+          ? (n: number) => `${kb(n)} KB`
+          : unit === 'ms'
+            ? (n: number) => `${Math.round(n)} ms`
+            : (n: number) => n.toFixed(3);
+      return unit === ''
+        ? [label, show(fv), show(cv), '', show(sv), '']
+        : [label, show(fv), show(cv), ratio(cv, fv), show(sv), ratio(sv, fv)];
     };
+    const files = (l: Load[]) => `${l[0]!.js.files} / ${l[0]!.css.files}`;
     return [
       {
-        title: `First screen: console (organizations overview) vs floor app, median of ${LOADS} interleaved cold loads`,
-        columns: ['', 'floor app', 'console', 'console / floor'],
+        title: `First screen, opened by its URL: console vs floor app, median of ${LOADS} interleaved cold loads`,
+        columns: ['', 'floor app', 'console /', '/ ÷ floor', 'console org sessions', 'sessions ÷ floor'],
         rows: [
           row('JS transferred (compressed)', (l) => l.js.transferred, 'KB'),
           row('JS decoded', (l) => l.js.decoded, 'KB'),
@@ -150,8 +170,10 @@ export async function benchFirstScreen({ baseUrl, browser }: { baseUrl: string; 
           row('CSS decoded', (l) => l.css.decoded, 'KB'),
           row('first contentful paint', (l) => l.fcp, 'ms'),
           row('first screen ready', (l) => l.ready, 'ms'),
-          ['JS / CSS files', `${f[0]!.js.files} / ${f[0]!.css.files}`, `${c[0]!.js.files} / ${c[0]!.css.files}`, ''],
+          row('layout shift until ready (CLS)', (l) => l.cls, ''),
+          ['JS / CSS files', files(f), files(c), '', files(s), ''],
         ],
+        note: `Ready: the floor's first name, the console's first organization's name (${org.name}) at /, the first session's title at /orgs/${org.org_id}/sessions.`,
       },
     ];
   } finally {

@@ -1,8 +1,11 @@
 /**
  * Serving the built app: the precompressed copy the browser accepts, Vary, caching (immutable hashed assets,
- * revalidated index.html and deep links), over real HTTP; and the negotiation rules on their own.
+ * revalidated index.html and deep links), over real HTTP; and the negotiation rules on their own. The console's
+ * own index.html (from the repository's template and a build manifest): the shell it paints before any script,
+ * the theme script the CSP admits by hash, what it preloads for each deep link, and never the credential.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -12,6 +15,7 @@ import { startFakeUpstream } from '../test/fake-upstream';
 import { rawRequest, testConfig } from '../test/harness';
 import { createConsoleServer } from './app';
 import { negotiateEncoding, varyOnEncoding } from './encoding';
+import { ENTERPRISE_NAV } from '../lib/nav';
 import { createStaticHandler } from './static';
 
 const APP_JS = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{id:${i},name:"row ${i}"}`).join(',')}];`;
@@ -169,5 +173,203 @@ describe('negotiateEncoding', () => {
     expect(varyOnEncoding('origin')).toBe('origin, accept-encoding');
     expect(varyOnEncoding('Origin, Accept-Encoding')).toBe('Origin, Accept-Encoding');
     expect(varyOnEncoding('*')).toBe('*');
+  });
+});
+
+describe("the console's index.html", () => {
+  const CREDENTIAL = 'cog_static_html_credential_5678';
+  const ACCESS_TOKEN = 'console-access-token-never-in-html-0000';
+  // The repository's template, as the build writes it: the entry script in the head, the body as written.
+  const TEMPLATE = readFileSync(join(import.meta.dirname, '../../index.html'), 'utf8').replace(
+    /<script type="module" src="\/src\/main.tsx"><\/script>/,
+    '',
+  );
+  const BUILT = TEMPLATE.replace(
+    '</head>',
+    '<link rel="stylesheet" href="/assets/index-1.css"><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="modulepreload" crossorigin href="/assets/shared-1.js"></head>',
+  );
+  const MANIFEST = {
+    'index.html': { file: 'assets/index-1.js', src: 'index.html', isEntry: true, imports: ['_shared-1.js'] },
+    '_shared-1.js': { file: 'assets/shared-1.js' },
+    '_table-1.js': { file: 'assets/table-1.js', imports: ['_shared-1.js'] },
+    'src/routes/index.tsx?tsr-split=component---loader': {
+      file: 'assets/routes-1.js',
+      src: 'src/routes/index.tsx?tsr-split=component---loader',
+      imports: ['index.html', '_shared-1.js', '_table-1.js'],
+    },
+    'src/routes/orgs/$orgId/route.tsx?tsr-split=component---loader': {
+      file: 'assets/route-1.js',
+      src: 'src/routes/orgs/$orgId/route.tsx?tsr-split=component---loader',
+      imports: ['index.html'],
+    },
+    'src/routes/orgs/$orgId/route.tsx?tsr-split=notFoundComponent': {
+      file: 'assets/route-404.js',
+      src: 'src/routes/orgs/$orgId/route.tsx?tsr-split=notFoundComponent',
+    },
+    'src/routes/orgs/$orgId/sessions/index.tsx?tsr-split=component---loader': {
+      file: 'assets/sessions-1.js',
+      src: 'src/routes/orgs/$orgId/sessions/index.tsx?tsr-split=component---loader',
+      imports: ['index.html', '_table-1.js'],
+    },
+    'src/routes/orgs/$orgId/sessions/new.tsx?tsr-split=component---loader': {
+      file: 'assets/new-1.js',
+      src: 'src/routes/orgs/$orgId/sessions/new.tsx?tsr-split=component---loader',
+    },
+    'src/routes/orgs/$orgId/sessions/$sessionId.tsx?tsr-split=component---loader': {
+      file: 'assets/session-1.js',
+      src: 'src/routes/orgs/$orgId/sessions/$sessionId.tsx?tsr-split=component---loader',
+    },
+  };
+  let appPort: number;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'dist-app-'));
+    mkdirSync(join(dist, 'assets'));
+    mkdirSync(join(dist, '.vite'));
+    writeFileSync(join(dist, 'index.html'), BUILT);
+    writeFileSync(join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+    const up = await startFakeUpstream();
+    const server = createConsoleServer({
+      config: testConfig({ accessToken: ACCESS_TOKEN }),
+      upstream: { baseUrl: up.url, apiKey: CREDENTIAL },
+      serveApp: createStaticHandler(dist),
+    });
+    appPort = (await server.listen()).port;
+    stop = async () => {
+      await server.close();
+      await up.close();
+    };
+  });
+  afterAll(() => stop());
+
+  /** The page as the browser reads it, in the coding asked for. */
+  const page = async (path: string, accept = 'br, gzip') => {
+    const res = await rawRequest(appPort, 'GET', path, { 'accept-encoding': accept });
+    const coding = res.headers['content-encoding'];
+    const html = (
+      coding === 'br' ? brotliDecompressSync(res.bytes) : coding === 'gzip' ? gunzipSync(res.bytes) : res.bytes
+    ).toString();
+    return { res, html };
+  };
+  const links = (html: string, rel: string) =>
+    [...html.matchAll(new RegExp(`<link rel="${rel}"[^>]*href="([^"]+)"`, 'g'))].map((m) =>
+      m[1]!.replace(/&amp;/g, '&'),
+    );
+
+  it.each(['/', '/orgs/org-1/sessions', '/orgs/org-1/sessions/session-1', '/audit-logs', '/no/such/page'])(
+    '%s paints the shell before any script: header, navigation, heading area, theme',
+    async (path) => {
+      const { res, html } = await page(path);
+      expect(res.status).toBe(200);
+      const body = html.slice(html.indexOf('<body>'));
+      const shell = body.slice(body.indexOf('id="first-paint"'), body.indexOf('id="root"'));
+      expect(shell).toContain('data-shell="static"');
+      expect(shell).toMatch(/<header[^>]*class="[^"]*\bh-14\b/);
+      expect(shell).toMatch(/<aside[^>]*aria-label="Main navigation"/);
+      expect(shell).toContain('<main');
+      expect(shell).toMatch(/role="status" aria-label="Loading the page"/);
+      // The navigation of the app (src/lib/nav.ts), in its order, as links that work before the app runs.
+      const nav = [...shell.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].slice(1).map((m) => [m[2], m[1]]);
+      expect(nav).toEqual(ENTERPRISE_NAV.map((item) => [item.label, item.to]));
+      // The theme is applied before the first paint by an inline script the page's CSP admits by its hash only.
+      const theme = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+      expect(theme).toContain("localStorage.getItem('console-theme')");
+      const hash = createHash('sha256').update(theme).digest('base64');
+      expect(res.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}';`);
+      expect(/script-src ([^;]*)/.exec(String(res.headers['content-security-policy']))![1]).not.toContain('unsafe');
+      expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
+    },
+  );
+
+  it.each([
+    ['/', ['/assets/routes-1.js', '/assets/table-1.js'], []],
+    [
+      '/orgs/org-1/sessions',
+      ['/assets/route-1.js', '/assets/sessions-1.js', '/assets/table-1.js'],
+      ['/api/v3/enterprise/organizations/org-1', '/api/v3/organizations/org-1/sessions?first=100'],
+    ],
+    [
+      '/orgs/org-1/sessions/session-1',
+      ['/assets/route-1.js', '/assets/session-1.js'],
+      [
+        '/api/v3/enterprise/organizations/org-1',
+        '/api/v3/organizations/org-1/sessions/session-1',
+        '/api/v3/organizations/org-1/sessions/session-1/insights',
+        '/api/v3/organizations/org-1/sessions/session-1/messages?first=50',
+        '/api/v3/enterprise/organizations/org-1/tags',
+      ],
+    ],
+    [
+      '/orgs/org-1/sessions/new',
+      ['/assets/route-1.js', '/assets/new-1.js'],
+      ['/api/v3/enterprise/organizations/org-1'],
+    ],
+    // Filters in the URL: the list is the app's to ask for; the shell's answers still start with the page.
+    [
+      '/orgs/org-1/sessions?status=running',
+      ['/assets/route-1.js', '/assets/sessions-1.js', '/assets/table-1.js'],
+      ['/api/v3/enterprise/organizations/org-1'],
+    ],
+    ['/audit-logs', [], []],
+  ])('%s starts its chunks and its answers with the HTML', async (path, chunks, data) => {
+    const { html } = await page(path);
+    // Only what the entry does not load already; never another route's chunk, nor an error view's.
+    expect(
+      links(html, 'modulepreload')
+        .filter((h) => h !== '/assets/shared-1.js')
+        .sort(),
+    ).toEqual([...chunks].sort());
+    const shell = [
+      '/api/v3/enterprise/organizations?first=100',
+      '/api/v3/self',
+      '/api/v3/enterprise/queue',
+      '/console/config',
+      '/console/doctor/summary',
+    ];
+    // The screen's own answers first (at `/`, the organizations), then the shell's, which nothing waits on.
+    const own = path === '/' ? shell.slice(0, 1) : data;
+    expect(links(html, 'preload')).toEqual([...own, ...shell.filter((h) => !own.includes(h))]);
+    const high = html.match(/<link rel="preload"[^>]*fetchpriority="high"[^>]*>/g) ?? [];
+    expect(high).toHaveLength(own.length);
+    // As fetches the app's same-origin requests can take over (same URL, mode and credentials).
+    expect(html.match(/<link rel="preload"[^>]*>/g)!.every((l) => l.includes('as="fetch" crossorigin '))).toBe(true);
+  });
+
+  it('preloads nothing from a path it would have to escape', async () => {
+    const { html } = await page('/orgs/%22%3E%3Cscript%3E/sessions');
+    expect(html).not.toContain('"><script>');
+    expect(links(html, 'preload')).toHaveLength(5);
+  });
+
+  it('never carries the credential or the access token, in any coding', async () => {
+    for (const path of ['/', '/index.html', '/orgs/org-1/sessions', `/?k=${ACCESS_TOKEN}`]) {
+      for (const accept of ['br', 'gzip', 'identity']) {
+        const { res, html } = await page(path, accept);
+        expect(res.status).toBe(200);
+        expect(html).toContain('data-shell="static"');
+        for (const secret of [CREDENTIAL, ACCESS_TOKEN]) {
+          expect(html).not.toContain(secret);
+          expect(html).not.toContain(Buffer.from(secret).toString('base64').slice(0, 24));
+        }
+      }
+    }
+  });
+
+  it('revalidates each hinted page by its own ETag, and keeps the build manifest private', async () => {
+    const first = await page('/orgs/org-1/sessions');
+    const etag = first.res.headers.etag!;
+    const again = await rawRequest(appPort, 'GET', '/orgs/org-1/sessions', {
+      'accept-encoding': 'br, gzip',
+      'if-none-match': etag,
+    });
+    expect(again.status).toBe(304);
+    const other = await rawRequest(appPort, 'GET', '/orgs/org-2/sessions', {
+      'accept-encoding': 'br, gzip',
+      'if-none-match': etag,
+    });
+    expect(other.status).toBe(200);
+    expect(first.res.headers['cache-control']).toBe('no-cache');
+    expect((await rawRequest(appPort, 'GET', '/.vite/manifest.json')).status).toBe(404);
   });
 });

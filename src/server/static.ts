@@ -3,10 +3,19 @@
  * gzip copies the build wrote beside it (`Content-Encoding`, `Vary: Accept-Encoding`); hashed assets cached for
  * a year as immutable, everything else (index.html, deep links) revalidated by ETag; deep links answered with
  * index.html. What a path resolves to is looked up once, and small files are kept in memory.
+ *
+ * The console's index.html paints the shell before any script runs (its markup is in index.html) and, when the
+ * build wrote its manifest, tells the browser at once what the URL's first screen needs: the route's chunks and
+ * the components they import (`modulepreload`, from the manifest) and the answers the screen reads (`preload`
+ * as fetch, src/app/shell/first-screen.ts), so nothing is discovered after the app has run. The HTML carries
+ * URLs only: never the credential, nor any answer.
  */
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { firstScreenData } from '../app/shell/first-screen';
 import { negotiateEncoding, type Chosen, type Coding } from './encoding';
 
 const TYPES: Record<string, string> = {
@@ -30,8 +39,16 @@ export const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 } as const;
 
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+/**
+ * The page's Content-Security-Policy: scripts from the console only, plus the inline scripts of this very HTML
+ * by their hash (index.html's theme script, which must run before the first paint).
+ */
+export function cspFor(html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => ` 'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
+  return `default-src 'self'; script-src 'self'${hashes.join('')}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'`;
+}
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -81,7 +98,7 @@ function entryOf(file: string, immutable: boolean): Entry | undefined {
     'content-type': TYPES[ext] ?? 'application/octet-stream',
     'cache-control': immutable ? IMMUTABLE : REVALIDATE,
   };
-  if (ext === '.html') headers['content-security-policy'] = CSP;
+  if (ext === '.html') headers['content-security-policy'] = cspFor(readFileSync(file, 'utf8'));
   if (codings.length > 0) headers.vary = 'accept-encoding';
   return { headers, variants, codings };
 }
@@ -95,8 +112,144 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** A chunk of the build's manifest (Vite `build.manifest`), as far as the first screen reads it. */
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/** A route file's chunk: its URL pattern (`$param` segments match any), and whether it is a layout around others. */
+interface RouteChunk {
+  segments: string[];
+  layout: boolean;
+  /** The chunk and every chunk it imports that the entry does not already load, as URLs. */
+  files: string[];
+}
+
+/** The route chunks of a build, from its manifest; none when the build wrote no manifest (or no routes). */
+export function routeChunksOf(manifest: Record<string, ManifestChunk>): RouteChunk[] {
+  const closure = (key: string, seen: Set<string>) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const i of manifest[key].imports ?? []) closure(i, seen);
+  };
+  const loaded = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, loaded);
+  const routes: RouteChunk[] = [];
+  for (const [key, chunk] of Object.entries(manifest)) {
+    // `src/routes/orgs/$orgId/sessions/index.tsx?tsr-split=component---loader`: the route's component and loader.
+    const m = /^src\/routes\/(.+)\.tsx?\?tsr-split=(.+)$/.exec(chunk.src ?? key);
+    if (!m || !m[2]!.split('---').some((part) => part === 'component' || part === 'loader')) continue;
+    const segments = m[1]!.split('/');
+    if (segments.some((s) => s.startsWith('-') || s.startsWith('__'))) continue;
+    const last = segments.at(-1);
+    const layout = last === 'route';
+    if (last === 'index' || layout) segments.pop();
+    const seen = new Set<string>();
+    closure(key, seen);
+    const files = [...seen].filter((k) => !loaded.has(k)).map((k) => `/${manifest[k]!.file}`);
+    routes.push({ segments, layout, files });
+  }
+  return routes;
+}
+
+/** The chunks the first screen of `pathname` runs: its route's, and those of the layouts around it. */
+export function chunksForPath(routes: RouteChunk[], pathname: string): string[] {
+  const parts = pathname.split('/').filter(Boolean);
+  const fits = (r: RouteChunk) =>
+    (r.layout ? r.segments.length <= parts.length : r.segments.length === parts.length) &&
+    r.segments.every((s, i) => s.startsWith('$') || s === parts[i]);
+  // A path both a static and a `$param` route fit (`/sessions/new`) is the static one's.
+  const statics = (r: RouteChunk) => r.segments.filter((s) => !s.startsWith('$')).length;
+  const leaf = routes.filter((r) => !r.layout && fits(r)).sort((a, b) => statics(b) - statics(a))[0];
+  const layouts = routes.filter((r) => r.layout && fits(r));
+  return [...new Set([...layouts, ...(leaf ? [leaf] : [])].flatMap((r) => r.files))];
+}
+
+/** The `<link>`s that start the first screen's chunks and answers with the HTML. */
+export function firstScreenHints(routes: RouteChunk[], pathname: string, search: string): string {
+  const modules = chunksForPath(routes, pathname).map(
+    (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
+  );
+  // `crossorigin` (anonymous): the same credentials mode as the app's `fetch(…, { credentials: 'same-origin' })`,
+  // which the browser requires before it hands the preloaded answer to that fetch. The screen's own answers go
+  // out first and ahead of the shell's (who the credential is, the queue, the config), which nothing waits on.
+  const { screen, shell } = firstScreenData(pathname, search);
+  const fetchLink = (href: string, priority: 'high' | 'low') =>
+    `<link rel="preload" as="fetch" crossorigin fetchpriority="${priority}" href="${href.replace(/&/g, '&amp;')}">`;
+  // The chunks first: the browser opens six connections to the console at most, and answers that take the
+  // upstream a while must not hold them while the scripts the screen runs wait.
+  return [...modules, ...screen.map((h) => fetchLink(h, 'high')), ...shell.map((h) => fetchLink(h, 'low'))].join('');
+}
+
+interface HtmlVariant {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** How many differently hinted pages are kept compressed (one per route and organization seen, at most). */
+const HTML_CACHE_LIMIT = 256;
+
+/** index.html with each URL's hints, compressed once per distinct set of hints. */
+function createAppHtml(template: string, routes: RouteChunk[]) {
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    'content-type': TYPES['.html']!,
+    'cache-control': REVALIDATE,
+    'content-security-policy': cspFor(template),
+    vary: 'accept-encoding',
+  };
+  const cache = new Map<string, Record<Chosen, HtmlVariant>>();
+  const variantsOf = (hints: string) => {
+    const known = cache.get(hints);
+    if (known) return known;
+    const html = Buffer.from(template.replace('</head>', `${hints}</head>`));
+    const tag = createHash('sha256').update(html).digest('base64url').slice(0, 22);
+    const variants: Record<Chosen, HtmlVariant> = {
+      identity: { bytes: html, etag: `"${tag}"` },
+      br: {
+        bytes: brotliCompressSync(html, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+        }),
+        etag: `"${tag}-br"`,
+      },
+      gzip: { bytes: gzipSync(html, { level: 6 }), etag: `"${tag}-gzip"` },
+    };
+    if (cache.size >= HTML_CACHE_LIMIT) cache.clear();
+    cache.set(hints, variants);
+    return variants;
+  };
+  return (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const search = (req.url ?? '').split('?')[1] ?? '';
+    const variants = variantsOf(firstScreenHints(routes, pathname === '/index.html' ? '/' : pathname, search));
+    const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
+    const variant = variants[coding];
+    const out: Record<string, string | number> = { ...headers, etag: variant.etag };
+    if (coding !== 'identity') out['content-encoding'] = coding;
+    if (matches(req.headers['if-none-match'], variant.etag)) {
+      res.writeHead(304, out).end();
+      return;
+    }
+    out['content-length'] = variant.bytes.length;
+    res.writeHead(200, out);
+    res.end(req.method === 'HEAD' ? undefined : variant.bytes);
+  };
+}
+
 export function createStaticHandler(distDir: string) {
   const root = normalize(distDir + sep);
+  // The console's build writes its manifest; another app's (the bench's floor app) is served as it is.
+  const manifestPath = join(distDir, '.vite', 'manifest.json');
+  const indexPath = join(distDir, 'index.html');
+  const appHtml =
+    existsSync(manifestPath) && existsSync(indexPath)
+      ? createAppHtml(
+          readFileSync(indexPath, 'utf8'),
+          routeChunksOf(JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>),
+        )
+      : undefined;
   const found = new Map<string, Entry>();
   /** The entry of a file inside dist, looked up once (a missing path is looked up again, never remembered). */
   const lookup = (decoded: string): Entry | undefined => {
@@ -142,6 +295,15 @@ export function createStaticHandler(distDir: string) {
       decoded = decodeURIComponent(pathname);
     } catch {
       decoded = '/';
+    }
+    // The build's own files (its manifest) are not the app's to serve.
+    if (decoded.split('/').some((part) => part.startsWith('.'))) {
+      res.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('Not Found');
+      return;
+    }
+    if (appHtml && (decoded === '/index.html' || extname(decoded) === '')) {
+      appHtml(req, res, decoded);
+      return;
     }
     const entry = decoded === '/' || decoded.endsWith('/') ? undefined : lookup(decoded);
     if (entry) {

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Lock, LogOut, Menu, X } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { Badge } from '@/components/badge';
 import { GlobalNotices } from '@/components/global-notices';
 import { consoleConfigQueryOptions } from '@/lib/console-config';
@@ -57,7 +57,13 @@ async function signOut() {
   }
 }
 
+/** The id of the shell index.html paints before any script runs. */
+export const FIRST_PAINT_ID = 'first-paint';
+
 export function AppShell({ children }: { children: ReactNode }) {
+  // The shell painted from the HTML gives way to this one in the same frame (a layout effect runs before the
+  // browser paints), so the page never shows both, nor neither.
+  useLayoutEffect(() => document.getElementById(FIRST_PAINT_ID)?.remove(), []);
   const params = useParams({ strict: false }) as { orgId?: string };
   const orgId = params.orgId ?? lastOrg() ?? undefined;
   const [menuOpen, setMenuOpen] = useState(false);
