@@ -116,7 +116,14 @@ function requestBody(op: VendorOperation, k: Known): unknown {
     case 'IpAccessListReplaceRequest':
       return { ip_ranges: ['203.0.113.0/24', '198.51.100.7/32'] };
     case 'KnowledgeNoteCreateRequest':
-      return { name: `Faithfulness ${op.method} ${k.run}`, body: 'Run the linter first.', trigger: 'When linting' };
+      return {
+        name: `Faithfulness ${op.method} ${k.run}`,
+        body: 'Run the linter first.',
+        trigger: 'When linting',
+        folder_id: null,
+        is_enabled: true,
+        pinned_repo: null,
+      };
     case 'IdpGroupUpdateRoleRequest':
     case 'ServiceUserUpdateRoleRequest':
     case 'UserUpdateRoleRequest': {
@@ -144,13 +151,41 @@ function requestBody(op: VendorOperation, k: Known): unknown {
     case 'DefaultTagRequest':
       return { tag: 'team-a' };
     case 'PlaybookCreateRequest':
-      return { title: `Faithfulness ${op.method} ${k.run}`, body: 'Step one, then step two.', macro: null };
+      return {
+        title: `Faithfulness ${op.method} ${k.run}`,
+        body: 'Step one, then step two.',
+        macro: op.method === 'POST' ? `!faithfulness-${k.run}${op.path.length}` : null,
+        structured_output_schema: { type: 'object', properties: { summary: { type: 'string' } } },
+      };
     case 'ScheduleCreateRequest':
-      return { name: `Faithfulness ${k.run}`, prompt: 'Summarize the open pull requests', frequency: '0 9 * * 1-5' };
+      // Every field of the vendor's create, as a client generated from its document sends them.
+      return {
+        name: `Faithfulness ${k.run}`,
+        prompt: 'Summarize the open pull requests',
+        schedule_type: 'recurring',
+        frequency: '0 9 * * 1-5',
+        interval_count: 1,
+        agent: 'devin',
+        notify_on: 'failure',
+        bypass_approval: false,
+        playbook_id: null,
+        tags: null,
+        platform: null,
+        slack_channel_id: null,
+        slack_team_id: null,
+        create_as_user_id: null,
+        scheduled_at: null,
+      };
     case 'ScheduleUpdateRequest':
-      return { enabled: false };
+      return { enabled: false, notify_on: 'always', agent: 'devin', interval_count: 2, run_as_user_id: null };
     case 'SecretCreateRequest':
-      return { type: 'key-value', key: `FAITHFULNESS_${k.run.toUpperCase()}`, value: 's3cret', note: 'test' };
+      return {
+        type: 'key-value',
+        key: `FAITHFULNESS_${k.run.toUpperCase()}`,
+        value: 's3cret',
+        note: 'test',
+        is_sensitive: true,
+      };
     case undefined:
       return undefined;
     default:
