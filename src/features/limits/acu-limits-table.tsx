@@ -2,7 +2,9 @@
  * The enterprise's ACU limit and every organization's in one table, each editable in place: Edit opens a
  * number box in the cell (a whole number, 0 or more, checked against the contract before sending), Enter or
  * Save sends it, Escape or Cancel leaves it, and an empty box removes the limit. Beside each limit, the ACUs
- * consumed in the current cycle (`useCycleConsumption`, "—" while unknown or not readable).
+ * consumed in the current cycle (`useCycleConsumption`, "—" while unknown or not readable). The limits list is
+ * read whole, so a scope absent from it has no limit; an organization's session limit is "No limit" only when
+ * the answer says null, and "Not published" when it leaves the field out.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Pencil } from 'lucide-react';
@@ -28,7 +30,8 @@ export interface LimitRow {
   orgId: string | null;
   name: string;
   cycleLimit: number | null;
-  sessionLimit: number | null;
+  /** undefined: the organization's answer does not carry it. */
+  sessionLimit: number | null | undefined;
   consumed: number | undefined;
 }
 
@@ -179,7 +182,7 @@ export function AcuLimitsTable() {
           orgId: o.org_id,
           name: o.name,
           cycleLimit: orgLimit.get(o.org_id) ?? null,
-          sessionLimit: o.max_session_acu_limit ?? null,
+          sessionLimit: o.max_session_acu_limit,
           consumed: consumption.byOrg?.get(o.org_id),
         }))
         .sort((a, b) => a.name.localeCompare(b.name)),
@@ -215,7 +218,20 @@ export function AcuLimitsTable() {
           header: 'ACU limit per session',
           meta: { width: '10rem', align: 'end', className: 'tabular-nums', label: 'ACU limit per session' },
           cell: ({ row: { original: r } }) =>
-            r.orgId === null ? '' : r.sessionLimit === null ? 'No limit' : formatNumber(r.sessionLimit),
+            r.orgId === null ? (
+              ''
+            ) : r.sessionLimit === undefined ? (
+              <span
+                className="text-xs text-muted italic"
+                title="This API does not publish the organization's session limit"
+              >
+                Not published
+              </span>
+            ) : r.sessionLimit === null ? (
+              'No limit'
+            ) : (
+              formatNumber(r.sessionLimit)
+            ),
         }),
       ]),
     [canEdit, reason],

@@ -18,7 +18,7 @@ import { ApiError, isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { rolesQueryOptions, useInviteUsers } from './api';
 import { INVITATIONS_LIMIT, readInvitations } from './paste-list';
-import { roleOptionLabel, rolesOfType } from './roles';
+import { permissionsPublished, roleOptionLabel, rolesOfType } from './roles';
 import { Flagged } from './shared';
 
 interface InviteValues {
@@ -66,11 +66,14 @@ function InviteForm({ onDone }: { onDone: () => void }) {
   const roles = useQuery(rolesQueryOptions());
   const invite = useInviteUsers();
   const enterpriseRoles = useMemo(() => rolesOfType(roles.data ?? [], 'enterprise'), [roles.data]);
-  // The fewest permissions by default: inviting is not the moment to hand out power by accident.
+  // The fewest permissions by default: inviting is not the moment to hand out power by accident. When the API
+  // does not publish the roles' permissions, which has fewest is unknown: no default, the admin chooses.
   const defaultRole = useMemo(
     () =>
-      [...enterpriseRoles].sort((a, b) => (a.permissions?.length ?? 0) - (b.permissions?.length ?? 0))[0]?.role_id ??
-      '',
+      enterpriseRoles.every(permissionsPublished)
+        ? ([...enterpriseRoles].sort((a, b) => (a.permissions?.length ?? 0) - (b.permissions?.length ?? 0))[0]
+            ?.role_id ?? '')
+        : '',
     [enterpriseRoles],
   );
   /** Addresses the API refused, by address, from the last attempt. */

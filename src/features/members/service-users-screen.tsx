@@ -1,10 +1,11 @@
 /**
  * Service users of the enterprise (every level) or of one organization (those created there): their role,
  * level, expiry (a warning when it ends within 14 days) and state; create one (the credential shown once);
- * delete one behind a typed confirmation, after which its credential is refused.
+ * give one a role or change it; delete one behind a typed confirmation, after which its credential is refused.
+ * Fields the vendor's ServiceUser lacks (`created_at`, `org_id`) read "Not published", never a guess.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { AlertTriangle, Trash2 } from 'lucide-react';
+import { AlertTriangle, Trash2, UserCog } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { ServiceUser } from '@/api/operations/service-users';
 import { Badge } from '@/components/badge';
@@ -20,7 +21,8 @@ import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { useNow } from '@/lib/use-now';
 import { serviceUsersInfiniteQueryOptions, useDeleteServiceUser, type MembersScope } from './api';
 import { CreateServiceUserButton } from './create-service-user';
-import { AssignmentBadges, MissingPermission, useOrganizations } from './shared';
+import { ServiceUserRoleDialog, serviceUserLevel } from './service-user-role';
+import { AssignmentBadges, MissingPermission, NotPublished, useOrganizations } from './shared';
 
 /** An expiry this close is warned about. */
 export const EXPIRY_WARNING_DAYS = 14;
@@ -58,9 +60,11 @@ function serviceUserColumns(opts: {
   orgName: (orgId: string) => string;
   canManage: boolean | undefined;
   reason: string | undefined;
+  screenOrgId: string | null;
+  onRole: (s: ServiceUser) => void;
   onDelete: (s: ServiceUser) => void;
 }) {
-  const { now, orgName, canManage, reason, onDelete } = opts;
+  const { now, orgName, canManage, reason, screenOrgId, onRole, onDelete } = opts;
   return col.columns([
     col.accessor('name', {
       header: 'Name',
@@ -82,12 +86,20 @@ function serviceUserColumns(opts: {
         <AssignmentBadges assignments={s.role_assignments} orgName={orgName} max={2} />
       ),
     }),
-    col.accessor((s) => (s.org_id ? orgName(s.org_id) : 'Enterprise'), {
-      id: 'level',
-      header: 'Level',
-      enableSorting: true,
-      meta: { width: 'minmax(8rem,0.8fr)', className: 'truncate text-xs' },
-    }),
+    // The level it was created at (sandbox `org_id`), else the level of its role (the vendor says only that).
+    col.accessor(
+      (s) => {
+        const level = serviceUserLevel(s, screenOrgId);
+        return level ? orgName(level) : s.role_assignments.length ? 'Enterprise' : '';
+      },
+      {
+        id: 'level',
+        header: 'Level',
+        enableSorting: true,
+        meta: { width: 'minmax(8rem,0.8fr)', className: 'truncate text-xs' },
+        cell: ({ getValue }) => getValue() || <NotPublished what="the level of a service user without a role" />,
+      },
+    ),
     col.accessor((s) => s.expires_at ?? Number.MAX_SAFE_INTEGER, {
       id: 'expires_at',
       header: 'Expires',
@@ -117,25 +129,45 @@ function serviceUserColumns(opts: {
       meta: { width: '8.5rem' },
       cell: ({ getValue }) => <StateBadge state={getValue()} />,
     }),
-    col.accessor('created_at', { header: 'Created', ...timeColumn({ width: '7rem' }) }),
+    col.accessor('created_at', {
+      header: 'Created',
+      ...timeColumn({ width: '7rem' }),
+      cell: ({ row: { original: s } }) =>
+        s.created_at === undefined ? (
+          <NotPublished what="when a service user was created" />
+        ) : (
+          timeColumn().cell({ getValue: () => s.created_at })
+        ),
+    }),
     col.display({
       id: 'actions',
       header: 'Actions',
       enableHiding: false,
-      meta: { width: '6rem', label: 'Actions' },
+      meta: { width: '12rem', label: 'Actions', className: 'flex gap-1' },
       cell: ({ row: { original: s } }) =>
         s.deleted_at == null ? (
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-danger"
-            disabled={canManage === false}
-            title={reason}
-            aria-label={`Delete ${s.name}`}
-            onClick={() => onDelete(s)}
-          >
-            <Trash2 className="size-3.5" aria-hidden /> Delete
-          </Button>
+          <>
+            <Button
+              size="sm"
+              disabled={canManage === false}
+              title={reason}
+              aria-label={`Change role of ${s.name}`}
+              onClick={() => onRole(s)}
+            >
+              <UserCog className="size-3.5" aria-hidden /> Role
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="text-danger"
+              disabled={canManage === false}
+              title={reason}
+              aria-label={`Delete ${s.name}`}
+              onClick={() => onDelete(s)}
+            >
+              <Trash2 className="size-3.5" aria-hidden /> Delete
+            </Button>
+          </>
         ) : null,
     }),
   ]);
@@ -158,10 +190,20 @@ export function ServiceUsersScreen({
   const query = useInfiniteQuery(serviceUsersInfiniteQueryOptions(scope, includeInactive));
   const now = Math.floor(useNow(60_000) / 1000);
   const [deleting, setDeleting] = useState<ServiceUser | null>(null);
+  const [roleOf, setRoleOf] = useState<ServiceUser | null>(null);
   const remove = useDeleteServiceUser();
   const columns = useMemo(
-    () => serviceUserColumns({ now, orgName: orgs.name, canManage, reason, onDelete: setDeleting }),
-    [now, orgs.name, canManage, reason],
+    () =>
+      serviceUserColumns({
+        now,
+        orgName: orgs.name,
+        canManage,
+        reason,
+        screenOrgId: orgId,
+        onRole: setRoleOf,
+        onDelete: setDeleting,
+      }),
+    [now, orgs.name, canManage, reason, orgId],
   );
 
   return (
@@ -194,12 +236,18 @@ export function ServiceUsersScreen({
         columns={columns}
         query={query}
         getRowId={(s) => s.service_user_id}
-        minWidth="62rem"
+        minWidth="68rem"
         estimateRowHeight={56}
         empty={{
           title: includeInactive ? 'No service users' : 'No active service users',
           hint: 'Create one with New service user.',
         }}
+      />
+      <ServiceUserRoleDialog
+        serviceUser={roleOf}
+        screenOrgId={orgId}
+        orgName={orgs.name}
+        onClose={() => setRoleOf(null)}
       />
       <ConfirmDialog
         open={deleting !== null}

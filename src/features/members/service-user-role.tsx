@@ -1,0 +1,146 @@
+/**
+ * Giving a service user a role, or changing it: its enterprise role, or its role in its organization (the level
+ * it was created at, as its `org_id` or its role assignment says). The form offers only the roles the console's
+ * own credential may grant there, where that can be established (`grantableRoles`: the provisioning rule), and
+ * says why the others are missing; otherwise it offers every role of the level and the API decides (403 names
+ * the permissions at fault). Over the contract's RoleIdBody, 422 errors on the role field.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { RoleIdBody } from '@/api/operations/members';
+import type { ServiceUser } from '@/api/operations/service-users';
+import { Form, SelectField, SubmitButton } from '@/components/form';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast';
+import { selfQueryOptions } from '@/lib/principal';
+import { rolesQueryOptions, useSetServiceUserRole } from './api';
+import { grantableRoles, refusalReason, roleOptionLabel } from './roles';
+
+/** The level a service user's role is at: its organization (sandbox `org_id`, or its role's), else the enterprise. */
+export function serviceUserLevel(s: ServiceUser, screenOrgId: string | null): string | null {
+  if (screenOrgId !== null) return screenOrgId;
+  return s.org_id ?? s.role_assignments.find((a) => a.org_id)?.org_id ?? null;
+}
+
+/** Its role at that level, if it has one. */
+export function serviceUserRoleAt(s: ServiceUser, orgId: string | null) {
+  return s.role_assignments.find((a) => (orgId === null ? !a.org_id : a.org_id === orgId))?.role;
+}
+
+export function ServiceUserRoleDialog({
+  serviceUser,
+  screenOrgId,
+  orgName,
+  onClose,
+}: {
+  serviceUser: ServiceUser | null;
+  /** The organization of the screen (its service users), or null on the enterprise's. */
+  screenOrgId: string | null;
+  orgName: (orgId: string) => string;
+  onClose: () => void;
+}) {
+  const orgId = serviceUser ? serviceUserLevel(serviceUser, screenOrgId) : null;
+  const current = serviceUser ? serviceUserRoleAt(serviceUser, orgId) : undefined;
+  const where = orgId === null ? 'enterprise role' : `role in ${orgName(orgId)}`;
+  return (
+    <Dialog open={serviceUser !== null} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent className="w-[min(94vw,36rem)]">
+        <DialogTitle>
+          {current ? 'Change' : 'Give'} the {where} of {serviceUser?.name ?? ''}
+        </DialogTitle>
+        <DialogDescription>
+          {current ? `It holds ${current.role_name} now.` : `It has no ${where} now.`} Its credential gets exactly the
+          permissions of the new role at once.
+        </DialogDescription>
+        {serviceUser && (
+          <RoleForm
+            serviceUser={serviceUser}
+            orgId={orgId}
+            where={where}
+            currentId={current?.role_id}
+            onDone={onClose}
+          />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RoleForm({
+  serviceUser,
+  orgId,
+  where,
+  currentId,
+  onDone,
+}: {
+  serviceUser: ServiceUser;
+  orgId: string | null;
+  where: string;
+  currentId: string | undefined;
+  onDone: () => void;
+}) {
+  const roles = useQuery(rolesQueryOptions());
+  const self = useQuery(selfQueryOptions());
+  const set = useSetServiceUserRole();
+  const grantable = useMemo(() => grantableRoles(roles.data ?? [], self.data, orgId), [roles.data, self.data, orgId]);
+  const label = where[0]!.toUpperCase() + where.slice(1);
+  return (
+    <Form
+      schema={RoleIdBody}
+      defaultValues={{ role_id: grantable.offered.some((r) => r.role_id === currentId) ? (currentId ?? '') : '' }}
+      aria-label={`${label} of ${serviceUser.name}`}
+      className="mt-4"
+      onSubmit={async (body) => {
+        const updated = await set.mutateAsync({
+          serviceUserId: serviceUser.service_user_id,
+          orgId,
+          change: currentId !== undefined,
+          body,
+        });
+        const role = serviceUserRoleAt(updated, orgId);
+        toast({ title: `${serviceUser.name} is now ${role?.role_name ?? body.role_id}`, tone: 'success' });
+        onDone();
+      }}
+      actions={
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button>Cancel</Button>
+          </DialogClose>
+          <SubmitButton pendingLabel="Saving…">Save role</SubmitButton>
+        </div>
+      }
+    >
+      <SelectField
+        name="role_id"
+        label={label}
+        placeholder={roles.data ? 'Choose a role' : 'Loading roles…'}
+        disabled={!roles.data}
+        description={
+          grantable.known
+            ? `Only roles whose permissions the console’s own credential holds ${orgId ? 'in this organization' : 'enterprise-wide'} are offered.`
+            : grantable.unknownReason
+        }
+        options={grantable.offered.map((r) => ({
+          value: r.role_id,
+          label: roleOptionLabel(r),
+          textValue: r.role_name,
+        }))}
+      />
+      {grantable.refused.length > 0 && (
+        <details className="rounded-md border border-line p-2 text-xs">
+          <summary className="cursor-pointer font-medium">
+            {grantable.refused.length} {grantable.refused.length === 1 ? 'role is' : 'roles are'} not offered — why
+          </summary>
+          <ul className="mt-1 flex flex-col gap-1">
+            {grantable.refused.map((r) => (
+              <li key={r.role.role_id}>
+                <span className="font-medium">{r.role.role_name}</span>: {refusalReason(r)}.
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </Form>
+  );
+}
