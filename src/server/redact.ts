@@ -458,8 +458,13 @@ function referencesSecretChar(m: BodyMatcher, buf: Buffer, at: number): boolean 
     return code !== -1 && m.escaped.has(code);
   }
   if (m.named.size === 0) return false;
-  const semi = buf.indexOf(0x3b, at + 1);
-  return semi !== -1 && semi - at <= 17 && m.named.has(buf.toString('latin1', at + 1, semi));
+  // A name of letters then `;`, looked for over a few bytes only (an `&` in a URL is followed by anything).
+  for (let i = at + 1; i < at + 18 && i < buf.length; i++) {
+    const c = buf[i]! | 0x20;
+    if (c >= 0x61 && c <= 0x7a) continue;
+    return buf[i] === 0x3b && i > at + 1 && m.named.has(buf.toString('latin1', at + 1, i));
+  }
+  return false;
 }
 
 /**
