@@ -169,55 +169,45 @@ export async function request<T>(
 /** Where the path choices learned per upstream are kept (src/lib/served-paths.ts). */
 export const SERVED_PATHS_KEY = 'console-served-paths';
 
+/** The path chooser, once wanted: a chunk that failed to load leaves calls at the operation's own path. */
 let servedPaths: Promise<typeof ServedPathsModule> | undefined;
-/** Whether a path choice was stored by an earlier page: calls then go through it from the start. */
+/** Whether an earlier page stored a path choice: calls then go through the chooser from the start. */
 let storedChoices: boolean | undefined;
-
-function loadServedPaths(): Promise<typeof ServedPathsModule> {
-  return (servedPaths ??= import('./served-paths').catch((err: unknown) => {
-    servedPaths = undefined; // a chunk that failed to load is tried again next time
-    throw err;
-  }));
-}
-
-function hasStoredChoices(): boolean {
-  if (storedChoices === undefined) {
-    try {
-      storedChoices = localStorage.getItem(SERVED_PATHS_KEY) !== null;
-    } catch {
-      storedChoices = false;
-    }
-  }
-  return storedChoices;
-}
 
 /**
  * Calls one operation by id: an API operation through the console's proxy (`/api/v3/...`), or one of the
  * console server's own (`/console/...`), from the same generated id → method/path map.
  */
-export async function apiCall<I extends AnyOperationId>(
+export function apiCall<I extends AnyOperationId>(
   id: I,
   opts: CallOptions<I> = {},
 ): Promise<ResponseOf<AllOperations[I]>> {
-  type R = ResponseOf<AllOperations[I]>;
   const [method, path] = ENDPOINTS[id];
-  const search = toSearch(opts.query as Record<string, unknown> | undefined);
-  const params = opts.params as Record<string, string> | undefined;
-  const init = { body: opts.body, signal: opts.signal, operationId: id };
-  if (path.startsWith('/console/')) return request<R>(method, `${buildPath(path, params)}${search}`, init);
-  const send = (template: string) => request<R>(method, `/api${buildPath(template, params)}${search}`, init);
-  // Once a choice may exist (learned in this page or an earlier one), every API call goes through it.
-  if (servedPaths || hasStoredChoices()) {
-    const chooser = await loadServedPaths().catch(() => null);
-    if (chooser) return chooser.callServed(id, path, send);
-  }
-  try {
-    return await send(path);
-  } catch (err) {
-    // 404/405 on the path itself, whatever the body: the upstream may serve the operation at another path.
-    if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
-    const chooser = await loadServedPaths().catch(() => null);
-    if (!chooser) throw err;
-    return chooser.callServed(id, path, send, err);
-  }
+  const send = (template: string) =>
+    request<ResponseOf<AllOperations[I]>>(
+      method,
+      `${template.startsWith('/console/') ? '' : '/api'}${buildPath(template, opts.params as Record<string, string> | undefined)}${toSearch(
+        opts.query as Record<string, unknown> | undefined,
+      )}`,
+      { body: opts.body, signal: opts.signal, operationId: id },
+    );
+  const viaChooser = (notServed?: ApiError) =>
+    (servedPaths ??= import('./served-paths')).then(
+      (m) => m.callServed(id, path, send, notServed),
+      () => (notServed ? Promise.reject(notServed) : send(path)),
+    );
+  if (path.startsWith('/console/')) return send(path);
+  storedChoices ??= (() => {
+    try {
+      return localStorage.getItem(SERVED_PATHS_KEY) !== null;
+    } catch {
+      return false;
+    }
+  })();
+  // Once a choice may exist (learned in this page or an earlier one), every API call goes through the chooser.
+  if (servedPaths || storedChoices) return viaChooser();
+  // 404/405 on the path itself, whatever the body: the upstream may serve the operation at another path.
+  return send(path).catch((err: unknown) =>
+    err instanceof ApiError && (err.status === 404 || err.status === 405) ? viaChooser(err) : Promise.reject(err),
+  );
 }

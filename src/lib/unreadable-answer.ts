@@ -8,12 +8,9 @@ import type { ProblemDetail } from '@/api/problem';
 /** The problem type such a 502 carries once the console server names it (src/server/console/upstream-client.ts). */
 export const UNREADABLE_ANSWER_TYPE = 'urn:agent-platform-console:unreadable-upstream-answer';
 
-// The server's wording until then: "The Agent Platform API answered <operation> with a body that does not match
-// the contract (…)" / "… that is not JSON", and the browser client's own "The API answered with a body that is
-// not JSON".
-const WORDING = /\banswered\b.*\bwith a body that (?:does not match the contract|is not JSON)/;
-
 export function isUnreadableAnswer(status: number, body: Pick<ProblemDetail, 'type' | 'detail'>): boolean {
   if (status !== 502) return false;
-  return body.type === UNREADABLE_ANSWER_TYPE || WORDING.test(body.detail ?? '');
+  // Until then, the server's wording: "The Agent Platform API answered <operation> with a body that does not
+  // match the contract (…)" / "… that is not JSON" (and the browser client's own "… with a body that is not JSON").
+  return body.type === UNREADABLE_ANSWER_TYPE || !!body.detail?.includes(' with a body that ');
 }
