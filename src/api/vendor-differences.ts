@@ -45,15 +45,6 @@ export type VendorDifference =
       readonly field: string;
       readonly values: readonly string[];
       readonly reason: string;
-    }
-  /** The spec's success status where the vendor documents another (spec shape only). */
-  | {
-      readonly kind: 'status';
-      readonly method: string;
-      readonly vendorPath: string;
-      readonly spec: number;
-      readonly vendor: number;
-      readonly reason: string;
     };
 
 const SPEC_NAMES_V3BETA1 =
