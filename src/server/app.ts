@@ -45,6 +45,8 @@ export interface ConsoleServerOptions {
   serveApp?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
   /** One line per request; off in tests unless asked for. */
   log?: (line: string) => void;
+  /** The slowest an upload may arrive before it is cut (the proxy's MIN_UPLOAD_RATE unless given; tests). */
+  minUploadRate?: { bytesPerSecond: number; windowMs: number };
   /** The clock of sign-in sessions and backoff, in epoch milliseconds (tests move it). */
   now?: () => number;
   /**
@@ -89,6 +91,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     apiKey: opts.upstream.apiKey,
     timeoutMs: config.upstreamTimeoutMs,
     maxConnections: config.maxUpstreamConnections,
+    minUploadRate: opts.minUploadRate,
   });
   if (!opts.store && config.databaseUrl) {
     throw new Error(

@@ -579,3 +579,109 @@ describe('history retention', () => {
     db.close();
   });
 });
+
+describe('issue 26: one token from many addresses, and trickling uploads', () => {
+  const TOKEN = 'hardening-access-token-0123456789';
+  /** A request from a chosen loopback address (Linux routes all of 127.0.0.0/8 to this host). */
+  const from = (
+    port: number,
+    localAddress: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Buffer | string,
+  ) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method, path, localAddress, headers: { host: `localhost:${port}`, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        },
+      );
+      req.on('error', (err) => (String(err).includes('ECONNRESET') ? undefined : reject(err)));
+      req.end(body);
+    });
+
+  it("five addresses of one token cannot starve another admin's call", async () => {
+    const held: Array<() => void> = [];
+    let hang = true;
+    const up = await startFakeUpstream((r, res) => {
+      if (hang && r.url.startsWith('/v3/slow')) held.push(() => res.writeHead(200).end('{}'));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const c = await startAuthConsole({
+      upstream: { baseUrl: up.url, apiKey: SECRET },
+      config: { accessToken: TOKEN, maxUpstreamConnections: 6, maxUpstreamPerClient: 2, upstreamTimeoutMs: 1_500 },
+    });
+    try {
+      const admin = await c.signIn();
+      const bearer = { authorization: `Bearer ${TOKEN}` };
+      const script = Array.from({ length: 5 }, (_, a) =>
+        Array.from({ length: 4 }, () => from(c.port, `127.0.0.${a + 2}`, 'GET', '/api/v3/slow', bearer)),
+      ).flat();
+      await new Promise((r) => setTimeout(r, 100));
+      // One token, one client: at most its share of the connections, whatever addresses it uses.
+      expect(held.length).toBeLessThanOrEqual(2);
+      const started = Date.now();
+      const other = await rawRequest(c.port, 'GET', '/api/v3/self', { cookie: admin });
+      expect(other.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(500);
+      hang = false;
+      held.splice(0).forEach((answer) => answer());
+      const statuses = await Promise.all(script);
+      expect(statuses.every((s) => [200, 429, 504].includes(s.status))).toBe(true);
+    } finally {
+      held.splice(0).forEach((answer) => answer());
+      await c.close();
+      await up.close();
+    }
+  });
+
+  it('cuts an upload that trickles below the minimum rate with a 408 problem, freeing its connection', async () => {
+    const up = await startFakeUpstream();
+    const server = createConsoleServer({
+      config: testConfig(),
+      upstream: { baseUrl: up.url, apiKey: SECRET },
+      minUploadRate: { bytesPerSecond: 1_000, windowMs: 150 },
+    });
+    const { port } = await server.listen();
+    try {
+      const boundary = 'trickle-0123';
+      let drip: NodeJS.Timeout | undefined;
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v3/organizations/org-1/attachments',
+            headers: {
+              host: `localhost:${port}`,
+              origin: `http://localhost:${port}`,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': '100000',
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (ch: Buffer) => chunks.push(ch));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+          },
+        );
+        req.on('error', (err) => (String(err).includes('EPIPE') ? undefined : reject(err)));
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`);
+        // A byte every 50 ms: each one would refresh the call's timeout, but the rate is far too low.
+        drip = setInterval(() => (req.destroyed ? clearInterval(drip) : req.write('x')), 50);
+      });
+      const res = await answer.finally(() => clearInterval(drip));
+      expect(res.status).toBe(408);
+      expect(JSON.parse(res.text)).toMatchObject({ status: 408 });
+      expect(res.text).toContain('too slowly');
+    } finally {
+      await server.close();
+      await up.close();
+    }
+  });
+});

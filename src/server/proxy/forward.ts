@@ -79,8 +79,17 @@ export interface Upstream {
   maxPerClient?: number;
   /** Largest request body forwarded (413 beyond). */
   maxBodyBytes?: number;
+  /** The slowest an upload may arrive (see MIN_UPLOAD_RATE); tests make it quick. */
+  minUploadRate?: { bytesPerSecond: number; windowMs: number };
   redactor: Redactor;
 }
+
+/**
+ * The slowest a multipart upload may arrive, over each window: an upload holds an upstream connection while it
+ * streams, so one that trickles (a byte now and then, each refreshing the timeout) is cut with a 408 problem.
+ * 16 KiB/s is a very slow line (about 130 kbit/s); a 10 MiB file at that rate still finishes in 11 minutes.
+ */
+export const MIN_UPLOAD_RATE = { bytesPerSecond: 16 * 1024, windowMs: 10_000 } as const;
 
 /** Largest request body the proxy forwards. */
 export const MAX_REQUEST_BODY_BYTES = 1_048_576;
@@ -187,6 +196,7 @@ interface Shared {
   authorization: string;
   gate: ReturnType<typeof createFairGate>;
   maxBody: number;
+  minUploadRate: { bytesPerSecond: number; windowMs: number };
 }
 
 /** What the proxy does with the answer it is receiving. */
@@ -220,6 +230,8 @@ class ProxyCall implements Dispatcher.DispatchHandler {
   private readonly headers: Record<string, string>;
   /** A multipart upload: its body is streamed to the upstream (bounded while streaming), not read first. */
   private streamBody = false;
+  /** The upload's rate check (see MIN_UPLOAD_RATE). */
+  private trickle: NodeJS.Timeout | undefined = undefined;
   /** An attachment download: a redirect is followed here, without the credential, rather than passed on. */
   private readonly download: boolean;
   private hops = 0;
@@ -281,6 +293,22 @@ class ProxyCall implements Dispatcher.DispatchHandler {
     const { req } = this;
     const out = new PassThrough();
     let sent = 0;
+    // Each window must bring its share of bytes; a window that does not cuts the upload.
+    const { bytesPerSecond, windowMs } = this.s.minUploadRate;
+    let windowStart = 0;
+    this.trickle = setInterval(() => {
+      if (sent - windowStart >= (bytesPerSecond * windowMs) / 1000) {
+        windowStart = sent;
+        return;
+      }
+      req.removeAllListeners('data');
+      req.resume();
+      this.fail(
+        408,
+        `The upload arrived too slowly (under ${Math.round(bytesPerSecond / 1024)} KiB/s over ${windowMs / 1000} s) and was cut off; try again on a faster connection`,
+        { connection: 'close' },
+      );
+    }, windowMs).unref();
     req.on('data', (chunk: Buffer) => {
       if (this.settled) return;
       sent += chunk.length;
@@ -301,6 +329,7 @@ class ProxyCall implements Dispatcher.DispatchHandler {
       }
     });
     req.on('end', () => {
+      clearInterval(this.trickle);
       if (!this.settled) out.end();
     });
     req.on('error', () => this.fail(400, 'The request body could not be read'));
@@ -352,6 +381,7 @@ class ProxyCall implements Dispatcher.DispatchHandler {
   /** Gives the gate's slot back (the upstream's connection is free) and stops the clock. */
   private finish(): void {
     clearTimeout(this.timer);
+    clearInterval(this.trickle);
     if (this.withdraw) this.withdraw();
     this.withdraw = false;
     this.release?.();
@@ -594,6 +624,7 @@ export function createForwarder(upstream: Upstream): Forwarder {
       total: upstream.maxConnections,
       perClient: upstream.maxPerClient ?? Math.max(1, Math.floor(upstream.maxConnections / 4)),
     }),
+    minUploadRate: upstream.minUploadRate ?? MIN_UPLOAD_RATE,
     maxBody: upstream.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES,
   };
 
