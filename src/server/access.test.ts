@@ -16,7 +16,7 @@ import { rawRequest, startAuthConsole, testConfig } from '../test/harness';
 import { createSignInFailureStore } from './console/sessions-store';
 import { openSqliteConsoleStore } from './console/storage/console-store';
 import { addressKey, FREE_FAILURES, SIGN_IN_REQUIRED_TYPE, TARGET_ATTEMPTS_PER_HOUR } from './access';
-import { createConsoleServer } from './app';
+import { createConsoleServer, HSTS } from './app';
 
 const SECRET = 'cog_access_test_credential_5d4c3b';
 const TOKEN = 'console-access-token-for-tests-0123';
@@ -534,10 +534,14 @@ describe('HTTPS', () => {
     running.push(s);
     const { url, port } = await s.listen();
     expect(url).toBe(`https://localhost:${port}`);
-    expect((await get(port, '/console/health')).status).toBe(200);
+    const health = await get(port, '/console/health');
+    expect(health.status).toBe(200);
+    // Once a browser has seen the console over HTTPS, it never tries plain HTTP on that host again.
+    expect(health.headers['strict-transport-security']).toBe(HSTS);
 
     const signIn = await get(port, s.signInLink());
     expect(signIn.status).toBe(303);
+    expect(signIn.headers['strict-transport-security']).toBe(HSTS);
     const cookie = signIn.headers['set-cookie']![0]!;
     expect(cookie).toMatch(/^__Host-console_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure/);
     const session = cookie.split(';')[0]!;

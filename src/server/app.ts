@@ -34,6 +34,12 @@ import {
   toUpstreamPath,
 } from './proxy/guards';
 
+/**
+ * Sent on every answer over HTTPS: browsers then use HTTPS only for this host for a year, so the token and the
+ * session cookie never cross the network in clear after the first visit. Not over plain HTTP (ignored there).
+ */
+export const HSTS = 'max-age=31536000';
+
 /** The `type` of the problem a proxied write to a guarded set gets: use the console's endpoint for it. */
 export const GUARDED_SET_TYPE = 'urn:agent-platform-console:use-guarded-endpoint';
 
@@ -251,6 +257,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     tls,
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
     (req, res) => {
+      if (tls) res.setHeader('strict-transport-security', HSTS);
       if (log) {
         const started = performance.now();
         res.on('finish', () => {
