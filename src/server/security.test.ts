@@ -454,3 +454,24 @@ describe('guarded sets through the proxy (issue 26)', () => {
     }
   });
 });
+
+describe('escaped copies of the credential in proxied answers (issue 26)', () => {
+  const hex = (ch: string, width: number) => ch.charCodeAt(0).toString(16).padStart(width, '0');
+  it.each([
+    ['literal \\x text (JSON doubles the backslash)', [...SECRET].map((ch) => `\\\\x${hex(ch, 2)}`).join('')],
+    ['literal \\u text', [...SECRET].map((ch) => `\\\\u${hex(ch, 4)}`).join('')],
+    ['HTML decimal references', SECRET.replace(/_/g, '&#95;')],
+    ['HTML hex references', SECRET.replace(/_/g, '&#x5f;')],
+    ['HTML named references', SECRET.replace(/_/g, '&lowbar;')],
+  ])('masks a %s copy, keeping the JSON valid', async (_name, copy) => {
+    up.respondWith((_r, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"ip_ranges":["10.0.0.0/8 ${copy}"]}`),
+    );
+    const res = await rawRequest(c.port, 'GET', '/api/v3/enterprise/ip-access-list');
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain(copy);
+    expect(res.text).toContain('[redacted]');
+    const value = (JSON.parse(res.text) as { ip_ranges: string[] }).ip_ranges[0]!;
+    expect(value.startsWith('10.0.0.0/8 [redacted]')).toBe(true);
+  });
+});
