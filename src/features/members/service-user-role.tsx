@@ -17,10 +17,16 @@ import { selfQueryOptions } from '@/lib/principal';
 import { rolesQueryOptions, useSetServiceUserRole } from './api';
 import { grantableRoles, refusalReason, roleOptionLabel } from './roles';
 
-/** The level a service user's role is at: its organization (sandbox `org_id`, or its role's), else the enterprise. */
+/**
+ * The level a service user's role is at: the screen's organization; else the one it was created in (sandbox
+ * `org_id`, null for the enterprise's); else, as the vendor says only its roles, the enterprise when it holds an
+ * enterprise role, or the organization of its role.
+ */
 export function serviceUserLevel(s: ServiceUser, screenOrgId: string | null): string | null {
   if (screenOrgId !== null) return screenOrgId;
-  return s.org_id ?? s.role_assignments.find((a) => a.org_id)?.org_id ?? null;
+  if (s.org_id !== undefined) return s.org_id ?? null;
+  if (s.role_assignments.some((a) => !a.org_id)) return null;
+  return s.role_assignments.find((a) => a.org_id)?.org_id ?? null;
 }
 
 /** Its role at that level, if it has one. */
