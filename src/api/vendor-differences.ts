@@ -52,7 +52,7 @@ const SPEC_NAMES_V3BETA1 =
 const SPEC_NAMES_AGENT =
   'The spec names the agent-neutral `acu-limits/agent`; the vendor serves its product name `acu-limits/devin`.';
 const CONTRACT_EXTRA =
-  'The spec does not show these fields ("Fields of … roles, users, members, service users …: not shown"); the contract adds them and the console shows them when an answer has them, and says that the API does not publish them when it does not.';
+  'The spec does not show these fields ("Fields of … roles, users, members, service users …: not shown"); the contract adds them, optional: a screen that needs one and does not get it says that the API does not publish it.';
 
 export const VENDOR_DIFFERENCES: readonly VendorDifference[] = [
   // Paths: the contract's operation keeps the spec's path first and lists the vendor's as an alternate.
@@ -122,6 +122,13 @@ export const VENDOR_DIFFERENCES: readonly VendorDifference[] = [
     reason:
       "Who created a secret, by name beside the vendor's `created_by` id. The spec does not show secrets' fields; the console shows the id when the name is absent.",
   },
+  {
+    kind: 'answer-field',
+    schema: 'ScheduleResponse',
+    fields: ['next_run_at', 'last_session_id', 'create_as_user_id', 'run_as_user_id', 'paused_reason', 'paused_at'],
+    reason:
+      "The schedules screen's next run, last run's session, whose name runs it, and why and since when it is paused. The spec does not show schedules' fields (\"Fields of schedules, …: not shown\"); the vendor's answer has none of these (it takes `create_as_user_id` and `run_as_user_id` on requests only), so a client must treat them as optional.",
+  },
 
   // Enum values.
   {
@@ -140,6 +147,23 @@ export const VENDOR_DIFFERENCES: readonly VendorDifference[] = [
     reason:
       "The contract's create body names dictionary only to refuse it (422, deprecated): the console never sends it.",
   },
+
+  {
+    kind: 'enum-value',
+    schema: 'ScheduleResponse',
+    field: 'agent',
+    values: ['agent'],
+    reason:
+      'The spec names the default agent with its agent-neutral word (as in `acu-limits/agent` and `sessions/{agent_id}`); the vendor says `devin`. The contract reads both; the vendor-shaped sandbox answers `devin`.',
+  },
+  ...(['ScheduleCreateRequest', 'ScheduleUpdateRequest'] as const).map((schema): VendorDifference => ({
+    kind: 'enum-value',
+    schema,
+    field: 'agent',
+    values: ['agent'],
+    reason:
+      "The contract accepts the spec's `agent` beside the vendor's `devin` (stored as `agent`); the console's schedule form sends no agent, and a client that names one should send `devin`, which both accept.",
+  })),
 
   // Requests.
   {
