@@ -10,6 +10,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { gitPermissionSetVersion } from '@/api/git-permissions/set-diff';
+import { offlineSignal } from '@/lib/api-events';
+import { createQueryClient } from '@/lib/query-client';
 import { BulkEditor } from './bulk-editor';
 import { json, perm as gitPermission } from './test-fixtures';
 
@@ -36,8 +38,9 @@ function serve(onApply: (body: Record<string, unknown>) => Response) {
   });
 }
 
-function renderEditor() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+function renderEditor(
+  queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
+) {
   const rootRoute = createRootRoute({ component: () => <BulkEditor orgId="org-1" /> });
   const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory() });
   render(
@@ -152,5 +155,27 @@ describe('BulkEditor', () => {
     const review = await screen.findByRole('region', { name: 'Review changes' });
     expect(review).toHaveTextContent('0 added, 0 removed, 1 changed');
     expect(within(review).getByRole('button', { name: 'Apply 1 changes' })).toBeEnabled();
+  });
+
+  it('shows a 502 for an answer it could not read as such, once, without retrying or taking the API for down', async () => {
+    const detail =
+      'The Agent Platform API answered gitPermissions.list with a body that does not match the contract (items.0.read_only)';
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/console/git-permissions/orgs/org-1')
+        return json(502, { status: 502, title: 'Bad Gateway', detail });
+      return json(200, { items: [], end_cursor: null, has_next_page: false });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    offlineSignal.set(false);
+    // The app's own defaults: a 5xx is retried (after 1 s, 2 s, 4 s), each retry a read of every page.
+    renderEditor(createQueryClient());
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The API answered something the console could not read');
+    expect(alert).toHaveTextContent(detail);
+    expect(alert).not.toHaveTextContent(/unavailable/i);
+    expect(offlineSignal.get()).toBe(false);
+    const setReads = () => fetchMock.mock.calls.filter(([url]) => url === '/console/git-permissions/orgs/org-1');
+    expect(setReads()).toHaveLength(1);
   });
 });
