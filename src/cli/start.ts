@@ -31,6 +31,7 @@ export async function startConsole(
       host: '127.0.0.1',
       rateLimitPerMinute: config.sandboxRateLimit,
       tickMs: config.sandboxTickMs,
+      shape: config.sandboxShape,
     };
     try {
       sandbox = await startSandbox({ ...sandboxOpts, port: config.sandboxPort });

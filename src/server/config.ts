@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatIpAddress, parseIpAddress } from '../api/ip-ranges';
 import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
+import { readSandboxShape } from '../sandbox/config';
+import type { SandboxShape } from '../sandbox/vendor-shape';
 
 export interface Config {
   /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
@@ -22,6 +24,8 @@ export interface Config {
   sandboxPortExplicit: boolean;
   sandboxRateLimit: number | undefined;
   sandboxTickMs: number | undefined;
+  /** `SANDBOX_SHAPE`: the embedded sandbox answers in the contract's shapes (`spec`) or exactly the vendor's. */
+  sandboxShape: SandboxShape;
   upstreamTimeoutMs: number;
   maxUpstreamConnections: number;
   /** Extra host names the console answers to (besides loopback names). */
@@ -195,6 +199,7 @@ export function loadConfig(
     sandboxPortExplicit: get('SANDBOX_PORT') !== undefined,
     sandboxRateLimit: get('SANDBOX_RATE_LIMIT') === undefined ? undefined : int('SANDBOX_RATE_LIMIT', 0, 0, 10_000_000),
     sandboxTickMs: get('SANDBOX_TICK_MS') === undefined ? undefined : int('SANDBOX_TICK_MS', 1000, 1, 600_000),
+    sandboxShape: readSandboxShape({ get, problems }),
     upstreamTimeoutMs: int('UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     maxUpstreamConnections: int('MAX_UPSTREAM_CONNECTIONS', 64, 1, 10_000),
     allowedHosts: (get('ALLOWED_HOSTS') ?? '')

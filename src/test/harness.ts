@@ -68,6 +68,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sandboxPort: 0,
     sandboxPortExplicit: true,
     sandboxRateLimit: undefined,
+    sandboxShape: 'spec',
     sandboxTickMs: undefined,
     upstreamTimeoutMs: 5_000,
     maxUpstreamConnections: 64,
