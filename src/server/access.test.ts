@@ -451,6 +451,23 @@ describe('sessions', () => {
     expect((await c.get('/api/v3/self', { cookie: 'console_session=planted' })).status).toBe(401);
     expect((await c.get('/api/v3/self', { cookie: `other_session=${value}` })).status).toBe(401);
   });
+
+  it("never acts in a session another port's page planted beside the browser's: both are cleared", async () => {
+    const c = await consoleWith();
+    const victim = await c.signIn();
+    const planted = await c.signIn(); // the attacker's own valid session, set under a longer Path or a Domain
+    for (const both of [`${planted}; ${victim}`, `${victim}; ${planted}`]) {
+      const res = await c.get('/api/v3/self', { cookie: both });
+      expect(res.status, both).toBe(401);
+      const cleared = res.headers['set-cookie'] ?? [];
+      expect(cleared).toContain('console_session=; Path=/; Max-Age=0');
+      expect(cleared).toContain('console_session=; Path=/api/v3; Max-Age=0');
+      expect(cleared).toContain(`console_session=; Path=/api; Domain=localhost; Max-Age=0`);
+    }
+    // Each alone is its own session, as before.
+    expect((await c.get('/api/v3/self', { cookie: victim })).status).toBe(200);
+    expect((await c.get(`/console/session`, { cookie: `${victim}; ${victim}` })).status).toBe(200);
+  });
 });
 
 describe('CONSOLE_AUTH=off', () => {

@@ -324,21 +324,49 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     return wait === 'busy' ? 1_000 : wait;
   };
 
-  /** The first valid session among the request's cookies (a planted cookie cannot hide a valid one). */
-  const sessionOf = async (req: IncomingMessage): Promise<{ idHash: string; row: SessionRow } | undefined> => {
+  /** Every valid session among the request's cookies, each once (a planted invalid cookie hides none). */
+  const sessionsOf = async (req: IncomingMessage): Promise<Array<{ idHash: string; row: SessionRow }>> => {
     const t = now();
+    const found: Array<{ idHash: string; row: SessionRow }> = [];
     for (const value of readCookies(req, cookieName)) {
       if (!SESSION_ID.test(value)) continue;
       const idHash = hashSecret(value);
+      if (found.some((f) => f.idHash === idHash)) continue;
       const row = await store.get(idHash);
       if (!row) continue;
       if (row.fingerprint !== fingerprint || row.expires_at <= t || row.last_seen_at + idleMs <= t) {
         await store.delete(idHash);
         continue;
       }
-      return { idHash, row };
+      found.push({ idHash, row });
     }
-    return undefined;
+    return found;
+  };
+  /**
+   * The request's session: its one valid session cookie. Two valid ones mean a page of the same host (another
+   * port: cookies do not tell ports apart) planted its own session beside the browser's, under a longer path
+   * or another domain attribute so that it comes first or last: neither is trusted then (see ambiguous).
+   */
+  const sessionOf = async (req: IncomingMessage) => {
+    const all = await sessionsOf(req);
+    return all.length === 1 ? all[0] : undefined;
+  };
+  /**
+   * Clears every cookie of the session's name this request could carry (each prefix of its path, host-only and
+   * with the host as domain), so a planted session is gone and the browser signs in afresh.
+   */
+  const clearingCookies = (req: IncomingMessage, pathname: string): string[] => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const paths = ['/'];
+    const parts = pathname.split('/').filter(Boolean).slice(0, 6);
+    for (let i = 1; i <= parts.length; i++) {
+      const p = `/${parts.slice(0, i).join('/')}`;
+      paths.push(p, `${p}/`);
+    }
+    return paths.flatMap((p) => [
+      `${cookieName}=; Path=${p}; Max-Age=0${opts.secure ? '; Secure' : ''}`,
+      ...(host && !host.startsWith('[') ? [`${cookieName}=; Path=${p}; Domain=${host}; Max-Age=0`] : []),
+    ]);
   };
 
   const openSession = async (res: ServerResponse, method: SignInMethod, name: string | null) => {
@@ -506,7 +534,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
       res.writeHead(405, { allow: 'POST', 'cache-control': 'no-store' }).end();
       return;
     }
-    for (let s = await sessionOf(req); s; s = await sessionOf(req)) await store.delete(s.idHash);
+    for (const s of await sessionsOf(req)) await store.delete(s.idHash);
     res.writeHead(303, {
       location: SIGN_IN_PATH,
       'set-cookie': `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
@@ -563,7 +591,16 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
         pathname === '/console' ||
         pathname.startsWith('/console/');
 
-      const session = await sessionOf(req);
+      const sessions = await sessionsOf(req);
+      if (sessions.length > 1) {
+        // Someone planted a session of their own: the request acts as nobody, and every copy is cleared.
+        req.resume();
+        res.setHeader('set-cookie', clearingCookies(req, pathname));
+        if (isEndpoint) sendSignInRequired(res, pathname);
+        else res.writeHead(303, { location: SIGN_IN_PATH, 'cache-control': 'no-store' }).end();
+        return false;
+      }
+      const session = sessions[0];
       if (session) {
         const t = now();
         if (t - session.row.last_seen_at >= TOUCH_EVERY_MS) await store.touch(session.idHash, t);
