@@ -371,6 +371,11 @@ function ByPrincipal({
   const distinct = new Set(grants.map((g) => g.permission)).size;
   const places = new Set(grants.map((g) => g.orgId ?? '')).size;
   const published = holdings.filter((h) => rolePermissions(h.roleId) !== undefined).length;
+  // A role held at one level counts once, however many paths lead to it.
+  const roleCount = new Set(holdings.map((h) => `${h.roleId}\u0000${h.orgId}`)).size;
+  const rolesText = `${formatNumber(roleCount)} ${roleCount === 1 ? 'role' : 'roles'}`;
+  const directCount = new Set(holdings.filter((h) => h.idpGroup === null).map((h) => `${h.roleId}\u0000${h.orgId}`))
+    .size;
   const exportCsv = () => {
     if (!principal) return;
     const name = accessCsvName(principal.label, Math.floor(Date.now() / 1000));
@@ -423,13 +428,12 @@ function ByPrincipal({
             <span className="font-medium">{principal.label}</span>{' '}
             {!principal.idpKnown ? (
               <>
-                holds {formatNumber(holdings.length)} {holdings.length === 1 ? 'role' : 'roles'} directly; the roles
-                they get through IdP groups could not be read.
+                holds {formatNumber(directCount)} {directCount === 1 ? 'role' : 'roles'} directly; the roles they get
+                through IdP groups could not be read.
               </>
             ) : gaps.complete ? (
               <>
-                holds {formatNumber(holdings.length)} {holdings.length === 1 ? 'role' : 'roles'} and{' '}
-                {formatNumber(distinct)} {distinct === 1 ? 'permission' : 'permissions'}
+                holds {rolesText} and {formatNumber(distinct)} {distinct === 1 ? 'permission' : 'permissions'}
                 {grants.length > 0 && ` in ${formatNumber(places)} ${places === 1 ? 'place' : 'places'}`}.
               </>
             ) : (
