@@ -32,7 +32,7 @@ import { formatNumber } from '@/lib/format';
 import { conflictOf, ipAccessListQueryOptions, lockoutOf, useIpAccessListChange, type IpChangeBase } from './api';
 import { editorReducer, startEditor } from './editor-state';
 import { RangeRows } from './range-rows';
-import { checkRows, listOf } from './ranges';
+import { checkRows, listOf, unreadableEntries } from './ranges';
 
 const DESCRIPTION =
   'Addresses and CIDR ranges allowed to call the Agent Platform API for this enterprise. An empty list accepts every address.';
@@ -97,10 +97,13 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
   const [clearing, setClearing] = useState(false);
   const change = useIpAccessListChange();
   const texts = useMemo(() => state.rows.map((r) => r.text), [state.rows]);
-  const checks = useMemo(() => checkRows(texts), [texts]);
+  // Entries the API holds that the console cannot read: kept as they are, not counted as errors or removals.
+  const unreadable = useMemo(() => unreadableEntries(base.ip_ranges), [base.ip_ranges]);
+  const checks = useMemo(() => checkRows(texts, unreadable), [texts, unreadable]);
   const list = useMemo(() => listOf(texts, checks), [texts, checks]);
   const diff = useMemo(() => diffIpRanges(base.ip_ranges, list), [base.ip_ranges, list]);
   const invalid = checks.filter((c) => c.state === 'invalid').length;
+  const kept = checks.filter((c) => c.state === 'kept' && c.duplicateOf === undefined).length;
   const repeated = checks.filter((c) => c.duplicateOf !== undefined).length;
   const contained = checks.filter((c) => c.containedIn !== undefined).length;
   const lockedOut = lockedOutAddresses(list, current.protected_addresses);
@@ -178,6 +181,7 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
           ? ` · ${formatNumber(diff.added.length)} added, ${formatNumber(diff.removed.length)} removed since loaded`
           : ' · no changes'}
         {invalid > 0 && ` · ${formatNumber(invalid)} not valid`}
+        {kept > 0 && ` · ${formatNumber(kept)} kept as loaded (the console cannot read ${kept === 1 ? 'it' : 'them'})`}
         {repeated > 0 && ` · ${formatNumber(repeated)} repeated`}
         {contained > 0 && ` · ${formatNumber(contained)} inside another range`}
       </p>

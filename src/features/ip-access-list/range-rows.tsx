@@ -128,6 +128,12 @@ function rowMessage(
 ): RowMessage | null {
   const textOf = (i: number) => rows[i]?.text.trim() ?? '';
   if (check.state === 'invalid') return { tone: 'danger', text: check.error ?? 'Not a valid address or range' };
+  if (check.state === 'kept' && check.duplicateOf === undefined) {
+    return {
+      tone: 'warn',
+      text: `Kept as loaded: the console cannot read this entry, so it sends it back unchanged (${check.error ?? 'not an address or CIDR range it knows'}). Edit or remove it to change it.`,
+    };
+  }
   if (check.duplicateOf !== undefined) {
     return {
       tone: 'warn',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffIpRanges, lockedOutAddresses } from '@/api/console/ip-access-list';
 import { editorReducer, startEditor, type EditorState } from './editor-state';
-import { canonicalEntry, checkRows, listOf, splitRanges } from './ranges';
+import { canonicalEntry, checkRows, listOf, splitRanges, unreadableEntries } from './ranges';
 
 describe('checkRows', () => {
   it('refuses malformed entries with the reason, and ignores empty rows', () => {
@@ -31,6 +31,23 @@ describe('checkRows', () => {
       '2001:DB8:0:1::/64',
       '192.0.2.1',
     ]);
+  });
+
+  it('keeps entries of the loaded list it cannot read: neither errors nor removed when nothing was edited', () => {
+    const loaded = ['10.0.0.0/8', '10.0.0.1-10.0.0.9', 'fe80::1%eth0', '192.0.2.0/24'];
+    const kept = unreadableEntries(loaded);
+    expect([...kept]).toEqual(['10.0.0.1-10.0.0.9', 'fe80::1%eth0']);
+    const checks = checkRows(loaded, kept);
+    expect(checks.map((c) => c.state)).toEqual(['ok', 'kept', 'kept', 'ok']);
+    expect(checks[1]!.error).toContain('10.0.0.1-10.0.0.9');
+    const list = listOf(loaded, checks);
+    expect(list).toEqual(loaded);
+    expect(diffIpRanges(loaded, list)).toEqual({ added: [], removed: [] });
+    // Removing one is a removal; typing a new unreadable entry is an error, not kept.
+    const edited = [loaded[0]!, loaded[2]!, loaded[3]!, '10.1.1.1-10.1.1.2'];
+    const after = checkRows(edited, kept);
+    expect(after.map((c) => c.state)).toEqual(['ok', 'kept', 'ok', 'invalid']);
+    expect(diffIpRanges(loaded, listOf(edited, after)).removed).toEqual(['10.0.0.1-10.0.0.9']);
   });
 
   it('gives the canonical form', () => {

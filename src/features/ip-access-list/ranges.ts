@@ -43,8 +43,12 @@ export function normalizationNote(typed: string, canonical: string): string {
 }
 
 export interface RowCheck {
-  /** `empty` rows are ignored; `invalid` rows stop the review. */
-  state: 'empty' | 'invalid' | 'ok';
+  /**
+   * `empty` rows are ignored; `invalid` rows stop the review; `kept` rows are entries of the loaded list the
+   * console cannot read, left as they were: sent back unchanged, neither an error nor a removal.
+   */
+  state: 'empty' | 'invalid' | 'kept' | 'ok';
+  /** Why the row does not read as a range (`invalid` and `kept` rows). */
   error?: string;
   /** The canonical form of a valid row. */
   canonical?: string;
@@ -59,13 +63,30 @@ function contains(outer: IpRange, outerText: string, inner: IpRange): boolean {
   return ipRangeContains(outerText, formatIpAddress(inner));
 }
 
-export function checkRows(texts: readonly string[]): RowCheck[] {
+/**
+ * The entries of a list the console cannot read (trimmed): the API holds them, so the editor keeps them as they
+ * are rather than count them as errors or drop them from what it sends.
+ */
+export function unreadableEntries(list: readonly string[]): ReadonlySet<string> {
+  return new Set(list.map((e) => e.trim()).filter((e) => e !== '' && !parseIpRange(e).ok));
+}
+
+/** Checks every row; a row still holding one of `kept` (unreadable entries of the loaded list) is `kept`. */
+export function checkRows(texts: readonly string[], kept: ReadonlySet<string> = new Set()): RowCheck[] {
   const parsed = texts.map((t) => (t.trim() === '' ? null : parseIpRange(t)));
   const firstByKey = new Map<string, number>();
   const out: RowCheck[] = texts.map((t, i) => {
     const p = parsed[i];
     if (p === null || p === undefined) return { state: 'empty' };
-    if (!p.ok) return { state: 'invalid', error: p.error };
+    if (!p.ok) {
+      if (!kept.has(t.trim())) return { state: 'invalid', error: p.error };
+      // Unreadable, so compared as written: the same entry twice is kept once.
+      const key = `kept:${t.trim()}`;
+      const first = firstByKey.get(key);
+      if (first !== undefined) return { state: 'kept', error: p.error, duplicateOf: first };
+      firstByKey.set(key, i);
+      return { state: 'kept', error: p.error };
+    }
     const canonical = canonicalEntry(t)!;
     const key = normalizeIpRange(t)!;
     const first = firstByKey.get(key);
@@ -97,10 +118,10 @@ export function splitRanges(text: string): string[] {
     .filter(Boolean);
 }
 
-/** What the editor sends: each valid row once (repeats dropped), in order, as written. */
+/** What the editor sends: each valid or kept row once (repeats dropped), in order, as written. */
 export function listOf(texts: readonly string[], checks: readonly RowCheck[]): string[] {
   return texts.flatMap((t, i) => {
     const c = checks[i];
-    return c && c.state === 'ok' && c.duplicateOf === undefined ? [t.trim()] : [];
+    return c && (c.state === 'ok' || c.state === 'kept') && c.duplicateOf === undefined ? [t.trim()] : [];
   });
 }
