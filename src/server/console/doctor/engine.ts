@@ -916,5 +916,5 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   };
   progress(null);
   // Last guard: whatever the upstream echoed, the credential leaves in no encoding.
-  return JSON.parse(redactor.redact(JSON.stringify(report))) as DoctorReport;
+  return redactor.redactValue(JSON.parse(redactor.redact(JSON.stringify(report))) as DoctorReport);
 }
