@@ -9,6 +9,8 @@ import { ALTERNATES } from './alternates.gen';
 import { apiCall, parseRetryAfter, request, SERVED_PATHS_KEY, toSearch } from './api-client';
 import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
 import { resetServedPathsForTests } from './served-paths';
+// Installs the path chooser, as the app shell's import of it does.
+import './console-config';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {

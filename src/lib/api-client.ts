@@ -4,7 +4,8 @@
  *
  * Where the spec and the upstream name an operation's path differently, the client calls the spec's path
  * first; when that answers 404/405 it tries the operation's alternates and remembers, per upstream, the one
- * that answered (src/lib/served-paths.ts, loaded only then, so the first screen does not carry it).
+ * that answered (src/lib/path-chooser.ts; the alternates and the memory, src/lib/served-paths.ts, load only
+ * then, so the first screen does not carry them).
  */
 import { ENDPOINTS } from '@/api/endpoints.gen';
 import type { AllOperations, AnyOperationId } from '@/api/operation-ids';
@@ -12,7 +13,6 @@ import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } 
 import { problem, type ProblemDetail } from '@/api/problem';
 import { ApiError } from './api-error';
 import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
-import type * as ServedPathsModule from './served-paths';
 import { isUnreadableAnswer } from './unreadable-answer';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -169,10 +169,17 @@ export async function request<T>(
 /** Where the path choices learned per upstream are kept (src/lib/served-paths.ts). */
 export const SERVED_PATHS_KEY = 'console-served-paths';
 
-/** The path chooser, once wanted: a chunk that failed to load leaves calls at the operation's own path. */
-let servedPaths: Promise<typeof ServedPathsModule> | undefined;
-/** Whether an earlier page stored a path choice: calls then go through the chooser from the start. */
-let storedChoices: boolean | undefined;
+/** Routes an API call to the path its upstream serves: src/lib/path-chooser.ts, installed by console-config.ts. */
+export type PathChooser = (id: string, path: string, send: (template: string) => Promise<unknown>) => Promise<unknown>;
+let choosePath: PathChooser | undefined;
+
+/**
+ * Installs the path chooser. It is installed from the first screen's own chunk rather than imported here, so
+ * that its lazy import of the alternates stays there and this chunk carries no dynamic-import machinery.
+ */
+export function setPathChooser(chooser: PathChooser | undefined): void {
+  choosePath = chooser;
+}
 
 /**
  * Calls one operation by id: an API operation through the console's proxy (`/api/v3/...`), or one of the
@@ -191,23 +198,8 @@ export function apiCall<I extends AnyOperationId>(
       )}`,
       { body: opts.body, signal: opts.signal, operationId: id },
     );
-  const viaChooser = (notServed?: ApiError) =>
-    (servedPaths ??= import('./served-paths')).then(
-      (m) => m.callServed(id, path, send, notServed),
-      () => (notServed ? Promise.reject(notServed) : send(path)),
-    );
-  if (path.startsWith('/console/')) return send(path);
-  storedChoices ??= (() => {
-    try {
-      return localStorage.getItem(SERVED_PATHS_KEY) !== null;
-    } catch {
-      return false;
-    }
-  })();
-  // Once a choice may exist (learned in this page or an earlier one), every API call goes through the chooser.
-  if (servedPaths || storedChoices) return viaChooser();
-  // 404/405 on the path itself, whatever the body: the upstream may serve the operation at another path.
-  return send(path).catch((err: unknown) =>
-    err instanceof ApiError && (err.status === 404 || err.status === 405) ? viaChooser(err) : Promise.reject(err),
-  );
+  // The console's own endpoints have one path; an API operation may be served at one of its alternates.
+  return (choosePath && !path.startsWith('/console/') ? choosePath(id, path, send) : send(path)) as Promise<
+    ResponseOf<AllOperations[I]>
+  >;
 }
