@@ -1,8 +1,11 @@
 /**
  * Members and access, as an admin uses them: invite two people and find them in the list; create a service
  * user, copy its credential and use it against the upstream (the embedded sandbox, called directly as a program
- * would), then delete it and see the credential refused; register IdP groups in bulk; and answer "who holds
- * ManageGitIntegrations in this organization" on the effective-access screen, checked against the API.
+ * would), change its role, then delete it and see the credential refused; register IdP groups in bulk, and give
+ * a group a role at the enterprise level and in an organization, change it and remove it; answer "who holds
+ * ManageGitIntegrations in this organization" on the effective-access screen, checked against the API; and,
+ * with roles answered as the vendor does (no permissions, no is_built_in), see the screens say what the API
+ * does not publish instead of 0, "No" or "Built-in".
  */
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -27,7 +30,7 @@ async function readAll<T>(request: APIRequestContext, path: string): Promise<T[]
   let after: string | null = null;
   for (let i = 0; i < 50; i++) {
     const sep = path.includes('?') ? '&' : '?';
-    const res = await request.get(`${path}${sep}first=200${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+    const res = await request.get(`${path}${sep}first=100${after ? `&after=${encodeURIComponent(after)}` : ''}`);
     expect(res.status(), path).toBe(200);
     const page = (await res.json()) as Page_<T>;
     items.push(...page.items);
@@ -160,8 +163,29 @@ test.describe('service users', () => {
     await expect(row).toContainText('Platform Automation');
     await expect(row).toContainText('Active, expiring');
     await expect(row).toContainText(/Ends in 7 days|Ends next week/);
-    const listed = await request.get(`/api/v3beta1/enterprise/service-users/${who.service_user_id}`);
+    const listed = await request.get(`/api/v3/enterprise/members/service-users/${who.service_user_id}`);
+    expect(listed.status()).toBe(200);
     expect(JSON.stringify(await listed.json())).not.toContain(credential);
+
+    // Its role changed on the screen: the API agrees, and the credential holds the new role's permissions.
+    await row.getByRole('button', { name: `Change role of ${name}` }).click();
+    const roleDialog = page.getByRole('dialog', { name: `Change the enterprise role of ${name}` });
+    await expect(roleDialog.getByText('It holds Platform Automation now.')).toBeVisible();
+    await roleDialog.getByRole('combobox', { name: /^Enterprise role/ }).click();
+    await expect(page.getByRole('option', { name: /Enterprise Admin/ })).toHaveCount(0);
+    await page.getByRole('option', { name: /^Enterprise Viewer/ }).click();
+    await roleDialog.getByRole('button', { name: 'Save role' }).click();
+    await expect(roleDialog).toBeHidden();
+    await expect(page.getByText(`${name} is now Enterprise Viewer`, { exact: true })).toBeVisible();
+    await expect(row).toContainText('Enterprise Viewer');
+    const changed = (await (
+      await request.get(`/api/v3/enterprise/members/service-users/${who.service_user_id}`)
+    ).json()) as {
+      role_assignments: Assignment[];
+    };
+    expect(changed.role_assignments.map((x) => [x.role.role_id, x.org_id ?? null])).toEqual([
+      ['role-enterprise-viewer', null],
+    ]);
 
     // Deleted behind a typed confirmation: the credential is refused from then on.
     await row.getByRole('button', { name: `Delete ${name}` }).click();
@@ -174,7 +198,9 @@ test.describe('service users', () => {
     await expect(page.getByText(`${name} deleted; its credential no longer works`, { exact: true })).toBeVisible();
     await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
     expect((await call('/v3/self')).status).toBe(401);
-    const gone = (await (await request.get(`/api/v3beta1/enterprise/service-users/${who.service_user_id}`)).json()) as {
+    const gone = (await (
+      await request.get(`/api/v3/enterprise/members/service-users/${who.service_user_id}`)
+    ).json()) as {
       deleted_at: number | null;
     };
     expect(gone.deleted_at).toEqual(expect.any(Number));
@@ -218,6 +244,71 @@ test.describe('IdP groups', () => {
     const after = await readAll<{ idp_group_name: string }>(request, '/api/v3/enterprise/idp-groups');
     expect(after.map((g) => g.idp_group_name)).not.toContain(names[2]);
   });
+
+  test('give a group a role at the enterprise level and in an organization, change it, remove it', async ({
+    page,
+    request,
+  }) => {
+    const group = `e2e-${RUN}-roles`;
+    expect((await request.post('/api/v3/enterprise/idp-groups', { data: { idp_group_names: [group] } })).status()).toBe(
+      200,
+    );
+    const orgId = await firstOrgId(request);
+    const org = (await (await request.get(`/api/v3/enterprise/organizations/${orgId}`)).json()) as { name: string };
+    const enterpriseRole = async () =>
+      (
+        (await (await request.get(`/api/v3/enterprise/members/idp-groups/${group}`)).json()) as {
+          role_assignments: Assignment[];
+        }
+      ).role_assignments
+        .filter((a) => !a.org_id)
+        .map((a) => a.role.role_id);
+    const orgRole = () => request.get(`/api/v3/enterprise/organizations/${orgId}/members/idp-groups/${group}`);
+
+    await page.goto('/idp-groups');
+    const table = page.getByRole('table', { name: 'IdP groups' });
+    const row = table.getByRole('row', { name: new RegExp(group) });
+    await expect(row.getByRole('cell').nth(1)).toHaveText('None');
+    await row.getByRole('button', { name: `Roles of ${group}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Roles of ${group}` });
+
+    // Enterprise-wide.
+    await expect(dialog.getByTestId('group-enterprise-role')).toHaveText('No enterprise role now.');
+    await choose(page, /^Enterprise role/, /^Enterprise Viewer/);
+    await dialog.getByRole('button', { name: 'Give enterprise role' }).click();
+    await expect(page.getByText(`${group}: enterprise role is now Enterprise Viewer`, { exact: true })).toBeVisible();
+    await expect(dialog.getByTestId('group-enterprise-role')).toHaveText('Now: Enterprise Viewer');
+    expect(await enterpriseRole()).toEqual(['role-enterprise-viewer']);
+
+    // In one organization: given, then changed.
+    await choose(page, 'Organization', org.name);
+    await expect(dialog.getByTestId('group-org-role')).toHaveText(`No role in ${org.name} now.`);
+    await choose(page, new RegExp(`^Role in ${org.name}`), /^Org Viewer/);
+    await dialog.getByRole('button', { name: `Give role in ${org.name}` }).click();
+    await expect(dialog.getByTestId('group-org-role')).toHaveText('Now: Org Viewer');
+    await choose(page, new RegExp(`^Role in ${org.name}`), /^Org Member/);
+    await dialog.getByRole('button', { name: `Change role in ${org.name}` }).click();
+    await expect(dialog.getByTestId('group-org-role')).toHaveText('Now: Org Member');
+    const inOrg = (await (await orgRole()).json()) as { role_assignments: Assignment[] };
+    expect(inOrg.role_assignments.map((a) => a.role.role_id)).toEqual(['role-org-member']);
+
+    // The table shows both levels.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(row).toContainText('Enterprise Viewer');
+    await expect(row).toContainText(`Org Member · ${org.name}`);
+
+    // Removed at each level: the group stays registered.
+    await row.getByRole('button', { name: `Roles of ${group}` }).click();
+    await dialog.getByRole('button', { name: 'Remove enterprise role' }).click();
+    await expect(dialog.getByTestId('group-enterprise-role')).toHaveText('No enterprise role now.');
+    expect(await enterpriseRole()).toEqual([]);
+    await choose(page, 'Organization', org.name);
+    await dialog.getByRole('button', { name: `Remove role in ${org.name}` }).click();
+    await expect(dialog.getByTestId('group-org-role')).toHaveText(`No role in ${org.name} now.`);
+    expect((await orgRole()).status()).toBe(404);
+    const still = await readAll<{ idp_group_name: string }>(request, '/api/v3/enterprise/idp-groups');
+    expect(still.map((g) => g.idp_group_name)).toContain(group);
+  });
 });
 
 interface Assignment {
@@ -245,7 +336,7 @@ test.describe('effective access', () => {
     }>(request, '/api/v3/enterprise/members/users');
     const serviceUsers = await readAll<{ service_user_id: string; role_assignments: Assignment[] }>(
       request,
-      '/api/v3beta1/enterprise/service-users',
+      '/api/v3/enterprise/members/service-users',
     );
     const expected = [
       ...users
@@ -288,5 +379,62 @@ test.describe('effective access', () => {
     await page.goto(`/access?principal=${first[0]}:${first[1]}`);
     const table = page.getByRole('table', { name: /^Permissions of / });
     await expect(table.getByRole('row', { name: new RegExp(`${permission}.*${first[9]}`) }).first()).toBeVisible();
+  });
+});
+
+test.describe('roles whose permissions the API does not publish', () => {
+  test('roles, the matrix and effective access say what is not published, and count nothing', async ({
+    page,
+    request,
+  }) => {
+    // The vendor's Role is {role_id, role_name, role_type}: the sandbox's extensions are taken off its answers.
+    await page.route(/\/api\/v3\/enterprise\/(roles|members\/users|members\/service-users)(\?|$)/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { items: Array<Record<string, unknown>> };
+      const strip = (r: Record<string, unknown>) => {
+        delete r.permissions;
+        delete r.is_built_in;
+      };
+      for (const item of body.items) {
+        strip(item);
+        for (const a of (item.role_assignments ?? []) as Array<{ role: Record<string, unknown> }>) strip(a.role);
+        for (const a of (item.idp_role_assignments ?? []) as Array<{ role: Record<string, unknown> }>) strip(a.role);
+      }
+      await route.fulfill({ response, json: body });
+    });
+
+    await page.goto('/roles');
+    const table = page.getByRole('table', { name: 'Roles' });
+    const admin = table.getByRole('row', { name: /Enterprise Admin/ });
+    await expect(admin).toContainText('Permissions not published by this API');
+    await expect(admin).not.toContainText('Built-in');
+    await expect(admin).not.toContainText('Custom');
+    await expect(table.getByText('Built-in')).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Matrix' }).click();
+    await expect(page.getByText('Permissions not published by this API', { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Roles and permissions matrix' })).toHaveCount(0);
+
+    // Effective access names the roles held, where and how, and no permission count.
+    const someone = (
+      (await (await request.get('/api/v3/enterprise/members/users?first=100')).json()) as {
+        items: Array<{ user_id: string; role_assignments: Assignment[] }>;
+      }
+    ).items.find((u) => u.role_assignments.length > 0)!;
+    await page.goto(`/access?principal=user:${someone.user_id}`);
+    const summary = page.getByTestId('principal-summary');
+    await expect(summary).toContainText(
+      /holds \d+ roles?; which permissions (it grants|they grant) cannot be established/,
+    );
+    await expect(summary).not.toContainText('permission in');
+    await expect(page.getByTestId('access-gaps')).toContainText('The API does not publish the permissions of');
+    await expect(page.getByRole('table', { name: /^Roles of / })).toContainText(/Enterprise-wide|Direct|IdP group/);
+    await expect(page.getByRole('table', { name: /^Permissions of / })).toHaveCount(0);
+
+    await page.getByRole('tab', { name: 'By permission' }).click();
+    await choose(page, 'Permission', 'ManageGitIntegrations');
+    await expect(page.getByTestId('holders-summary')).toContainText('cannot be fully established');
+    await expect(page.getByTestId('holders-summary')).not.toContainText(/\d/);
+    await expect(page.getByText(/Nobody holds/)).toHaveCount(0);
+    await expect(page.getByRole('table', { name: 'Roles held at the enterprise level' })).toBeVisible();
   });
 });
