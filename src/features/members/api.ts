@@ -14,8 +14,6 @@ import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 /** Rows per page of the member, service-user and IdP-group lists (the API's maximum). */
 export const MEMBERS_PAGE_SIZE = 200;
-/** Pages of the vendor's lists (its maximum `first` is 100). */
-const VENDOR_PAGE_SIZE = 100;
 /**
  * The IdP groups screen reads each group's role in this many organizations at most (one list per organization);
  * beyond them it says which organizations it did not read, and the roles dialog reads one on demand.
@@ -126,7 +124,7 @@ export const everyIdpUserQueryOptions = () =>
     queryFn: async ({ signal }): Promise<ReadonlyMap<string, IdpRoleAssignment[]>> => {
       const users = await readAllPages(
         (after, s) =>
-          apiCall('members.idpUsers.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
+          apiCall('members.idpUsers.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal: s ?? signal }),
         { maxPages: MAX_PAGES, signal, what: 'The IdP users list' },
       );
       return new Map(users.map((u) => [u.user_id, u.idp_role_assignments]));
@@ -287,7 +285,7 @@ export const idpGroupEnterpriseRolesQueryOptions = () =>
     queryFn: async ({ signal }): Promise<GroupRoles> => {
       const groups = await readAllPages(
         (after, s) =>
-          apiCall('idpGroups.roles.list', { query: { first: VENDOR_PAGE_SIZE, after }, signal: s ?? signal }),
+          apiCall('idpGroups.roles.list', { query: { first: MEMBERS_PAGE_SIZE, after }, signal: s ?? signal }),
         { maxPages: MAX_PAGES, signal, what: 'The IdP groups’ enterprise roles' },
       );
       const out = new Map<string, Role>();
@@ -310,7 +308,7 @@ export const idpGroupOrgRolesQueryOptions = (orgId: string) =>
         (after, s) =>
           apiCall('idpGroups.organization.roles.list', {
             params: { org_id: orgId },
-            query: { first: VENDOR_PAGE_SIZE, after },
+            query: { first: MEMBERS_PAGE_SIZE, after },
             signal: s ?? signal,
           }),
         { maxPages: MAX_PAGES, signal, what: 'The IdP groups’ roles in this organization' },
