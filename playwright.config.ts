@@ -19,6 +19,41 @@ const SANDBOX_PORT = (process.env.E2E_SANDBOX_PORT ??= String(PORT + 10_000));
  */
 process.env.E2E_ACCESS_TOKEN ??= 'e2e-console-access-token-not-a-secret';
 
+/**
+ * A second console whose embedded sandbox answers in the vendor's exact shapes at the vendor's paths
+ * (`SANDBOX_SHAPE=vendor`): the journeys of `e2e/vendor-shape.spec.ts` run against it, so the screens are checked
+ * against what the real service sends, not only against the sandbox's richer spec shape.
+ */
+const VENDOR_PORT = Number(process.env.E2E_VENDOR_PORT ?? PORT + 1);
+const VENDOR_SANDBOX_PORT = (process.env.E2E_VENDOR_SANDBOX_PORT ??= String(VENDOR_PORT + 10_000));
+const VENDOR_SPEC = /vendor-shape\.spec\.ts$/;
+
+/** The environment of one console under test: `npm start` on the embedded sandbox with a fresh data directory. */
+function consoleServer(port: number, sandboxPort: string, dataDir: string, extra: Record<string, string> = {}) {
+  return {
+    command: 'npm start',
+    url: `http://localhost:${port}/console/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SANDBOX_PORT: sandboxPort,
+      SANDBOX_TICK_MS: process.env.SANDBOX_TICK_MS ?? '150',
+      AGENT_PLATFORM_API_KEY: '',
+      AGENT_PLATFORM_BASE_URL: '',
+      // Access control as `npm start` has it by default, plus a token the tests sign in with.
+      CONSOLE_AUTH: 'on',
+      CONSOLE_ACCESS_TOKEN: process.env.E2E_ACCESS_TOKEN!,
+      TLS_CERT_FILE: '',
+      TLS_KEY_FILE: '',
+      ...extra,
+    },
+  };
+}
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
@@ -29,7 +64,6 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   use: {
-    baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -46,25 +80,12 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'npm start',
-    url: `http://localhost:${PORT}/console/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      DATA_DIR,
-      SANDBOX_PORT,
-      SANDBOX_TICK_MS: process.env.SANDBOX_TICK_MS ?? '150',
-      AGENT_PLATFORM_API_KEY: '',
-      AGENT_PLATFORM_BASE_URL: '',
-      // Access control as `npm start` has it by default, plus a token the tests sign in with.
-      CONSOLE_AUTH: 'on',
-      CONSOLE_ACCESS_TOKEN: process.env.E2E_ACCESS_TOKEN,
-      TLS_CERT_FILE: '',
-      TLS_KEY_FILE: '',
-    },
-  },
+  projects: [
+    { name: 'spec-shape', testIgnore: VENDOR_SPEC, use: { baseURL: `http://localhost:${PORT}` } },
+    { name: 'vendor-shape', testMatch: VENDOR_SPEC, use: { baseURL: `http://localhost:${VENDOR_PORT}` } },
+  ],
+  webServer: [
+    consoleServer(PORT, SANDBOX_PORT, DATA_DIR),
+    consoleServer(VENDOR_PORT, VENDOR_SANDBOX_PORT, `${DATA_DIR}-vendor`, { SANDBOX_SHAPE: 'vendor' }),
+  ],
 });
