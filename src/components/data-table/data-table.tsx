@@ -883,7 +883,8 @@ function Footer(props: {
         {props.onMore ? (
           <>
             Loaded {formatNumber(props.loaded)}
-            {props.total != null ? ` of ${formatNumber(props.total)}` : ''}
+            {/* A total below what was loaded is wrong (a mock's 0): said only when it can be true. */}
+            {props.total != null && props.total >= props.loaded ? ` of ${formatNumber(props.total)}` : ''}
             {props.hasNextPage ? '' : ' (all)'}
           </>
         ) : (
