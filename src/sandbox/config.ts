@@ -1,7 +1,7 @@
 /** `npm run sandbox`'s settings: where its store lives, its port, rate limit and simulation pace. */
 import { resolve } from 'node:path';
-import { DEFAULT_SANDBOX_PORT, envReader, type EnvReader } from '../node/env';
-import { SANDBOX_SHAPES, type SandboxShape } from './vendor-shape';
+import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
+import { readSandboxShape, type SandboxShape } from '../node/sandbox-shape';
 
 export interface SandboxConfig {
   dataDir: string;
@@ -13,18 +13,6 @@ export interface SandboxConfig {
 }
 
 export class SandboxConfigError extends Error {}
-
-/**
- * `SANDBOX_SHAPE`, `spec` when unset; a bad value is one problem line. Shared with the console's configuration,
- * which passes it to the sandbox it embeds.
- */
-export function readSandboxShape({ get, problems }: Pick<EnvReader, 'get' | 'problems'>): SandboxShape {
-  const raw = get('SANDBOX_SHAPE');
-  if (raw === undefined) return 'spec';
-  if ((SANDBOX_SHAPES as readonly string[]).includes(raw)) return raw as SandboxShape;
-  problems.push(`SANDBOX_SHAPE must be ${SANDBOX_SHAPES.map((s) => `"${s}"`).join(' or ')} (got "${raw}")`);
-  return 'spec';
-}
 
 export function loadSandboxConfig(
   env: NodeJS.ProcessEnv = process.env,

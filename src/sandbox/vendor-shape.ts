@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { SandboxShape } from '../node/sandbox-shape';
 
 /** `spec`: the contract's shapes at every path (the default); `vendor`: the vendor's, at the vendor's paths. */
-export const SANDBOX_SHAPES = ['spec', 'vendor'] as const;
-export type SandboxShape = (typeof SANDBOX_SHAPES)[number];
+export { SANDBOX_SHAPES, type SandboxShape } from '../node/sandbox-shape';
 
 /** The parts of a JSON Schema (OpenAPI 3.0 dialect) that shaping reads. */
 export interface VendorSchema {

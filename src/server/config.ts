@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatIpAddress, parseIpAddress } from '../api/ip-ranges';
 import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
-import { readSandboxShape } from '../sandbox/config';
-import type { SandboxShape } from '../sandbox/vendor-shape';
+import { readSandboxShape, type SandboxShape } from '../node/sandbox-shape';
 
 export interface Config {
   /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
@@ -59,7 +58,20 @@ export interface Config {
   consoleEgressIps: string[];
   /** CONSOLE_ENTERPRISE_NAME: what an admin types to apply an IP access list that locks the console out. */
   enterpriseName: string | undefined;
+  /** DATABASE_POOL_SIZE: most PostgreSQL connections this replica opens (default 10). */
+  databasePoolSize?: number;
+  /** CONSOLE_MAX_GUARDED_CHANGES: guarded changes this replica runs at once (default 4); the rest queue. */
+  maxGuardedChanges?: number;
+  /** CONSOLE_GUARDED_CHANGES_QUEUE: guarded changes that may wait for a slot (default 100); past it, 503. */
+  guardedChangesQueue?: number;
+  /** CONSOLE_RECONCILE_INTERVAL_S: how often revisions left `applying` are looked for (default 15 s). */
+  reconcileIntervalS?: number;
 }
+
+/** Connections a guarded change may hold at once (its history and its lease's renewal), for the pool check. */
+export const CONNECTIONS_PER_GUARDED_CHANGE = 2;
+/** Connections kept for everything else (sessions, history reads, readiness) at the smallest pool. */
+export const CONNECTIONS_BESIDE_GUARDED_CHANGES = 2;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -218,7 +230,22 @@ export function loadConfig(
     databaseUrl: databaseUrl(get('DATABASE_URL'), problems),
     consoleEgressIps: egressIps(get('CONSOLE_EGRESS_IPS'), problems),
     enterpriseName: enterpriseName(get('CONSOLE_ENTERPRISE_NAME'), problems),
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 2, 1_000),
+    maxGuardedChanges: int('CONSOLE_MAX_GUARDED_CHANGES', 4, 1, 1_000),
+    guardedChangesQueue: int('CONSOLE_GUARDED_CHANGES_QUEUE', 100, 0, 100_000),
+    reconcileIntervalS: int('CONSOLE_RECONCILE_INTERVAL_S', 15, 1, 3_600),
   };
+  {
+    // Guarded changes never starve the pool: each may hold two connections at once, and the rest need some.
+    const pool = config.databasePoolSize!;
+    const changes = config.maxGuardedChanges!;
+    const needed = changes * CONNECTIONS_PER_GUARDED_CHANGE + CONNECTIONS_BESIDE_GUARDED_CHANGES;
+    if (config.databaseUrl && pool < needed) {
+      problems.push(
+        `DATABASE_POOL_SIZE=${pool} is too small for CONSOLE_MAX_GUARDED_CHANGES=${changes}: each running guarded change may hold ${CONNECTIONS_PER_GUARDED_CHANGE} connections and ${CONNECTIONS_BESIDE_GUARDED_CHANGES} are kept for sign-in and reads, so the pool needs at least ${needed} (raise DATABASE_POOL_SIZE or lower CONSOLE_MAX_GUARDED_CHANGES)`,
+      );
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -19,7 +19,9 @@ async function all(path = PATH, first = 5): Promise<IdpGroup[]> {
   const out: IdpGroup[] = [];
   let after: string | null = null;
   do {
-    const res: { status: number; body: any } = await sb.api.get(`${path}?first=${first}${after ? `&after=${after}` : ''}`);
+    const res: { status: number; body: any } = await sb.api.get(
+      `${path}?first=${first}${after ? `&after=${after}` : ''}`,
+    );
     expect(res.status).toBe(200);
     out.push(...res.body.items);
     after = res.body.has_next_page ? res.body.end_cursor : null;
