@@ -55,6 +55,7 @@ export const KNOWN_AUDIT_ACTIONS = [
   'assign_org_service_user_role',
   'update_org_service_user_role',
   'remove_org_service_user',
+  'pause_schedule',
   'replace_ip_access_list',
   'append_ip_access_list',
   'clear_ip_access_list',

@@ -140,6 +140,18 @@ const ACTION_WEIGHTS: Array<[string, number]> = [
   ['update_org_group_limits', 1],
   ['update_allowed_tags', 1],
   ['update_default_tag', 1],
+  ['assign_idp_group_role', 1],
+  ['update_idp_group_role', 1],
+  ['remove_idp_group_role', 1],
+  ['assign_org_idp_group_role', 1],
+  ['update_org_idp_group_role', 1],
+  ['remove_org_idp_group_role', 1],
+  ['assign_service_user_role', 1],
+  ['update_service_user_role', 1],
+  ['assign_org_service_user_role', 1],
+  ['update_org_service_user_role', 1],
+  ['remove_org_service_user', 1],
+  ['pause_schedule', 1],
 ];
 const WEIGHT_TOTAL = ACTION_WEIGHTS.reduce((s, [, w]) => s + w, 0);
 
@@ -189,14 +201,16 @@ function client(rng: Rng) {
 }
 
 /**
- * Who acted: join events come from people (or from nobody, for automatic joins); the other actions from a
- * service user, a person, or a service user acting on a person's behalf.
+ * Who acted: join events come from people (or from nobody, for automatic joins); a schedule is paused by the
+ * service itself (nobody); the other actions from a service user, a person, or a service user acting on a
+ * person's behalf.
  */
 export function pickPrincipals(
   rng: Rng,
   action: string,
   p: { serviceUsers: SeedServiceUser[]; users: SeedUser[] },
 ): { serviceUser: SeedServiceUser | null; user: SeedUser | null } {
+  if (action === 'pause_schedule') return { serviceUser: null, user: null };
   if (action === 'automatic_join_event') return { serviceUser: null, user: rng.chance(0.5) ? rng.pick(p.users) : null };
   if (action === 'create_join_request') return { serviceUser: null, user: rng.pick(p.users) };
   if (action === 'reject_join_request')
@@ -387,6 +401,50 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
       };
     case 'update_default_tag':
       return { default_tag: rng.pick(['compliance', 'backend', null]), previous_default_tag: null };
+    case 'assign_idp_group_role':
+    case 'update_idp_group_role':
+    case 'remove_idp_group_role':
+      return {
+        idp_group_name: rng.pick(IDP_GROUP_NAMES),
+        role: action === 'remove_idp_group_role' ? null : rng.pick(ENTERPRISE_ROLES),
+        previous_role: action === 'assign_idp_group_role' ? null : rng.pick(ENTERPRISE_ROLES),
+      };
+    case 'assign_org_idp_group_role':
+    case 'update_org_idp_group_role':
+    case 'remove_org_idp_group_role':
+      return {
+        idp_group_name: rng.pick(IDP_GROUP_NAMES),
+        role: action === 'remove_org_idp_group_role' ? null : rng.pick(ORG_ROLES),
+        previous_role: action === 'assign_org_idp_group_role' ? null : rng.pick(ORG_ROLES),
+      };
+    case 'assign_service_user_role':
+    case 'update_service_user_role':
+    case 'assign_org_service_user_role':
+    case 'update_org_service_user_role': {
+      const org = action.includes('_org_');
+      return {
+        service_user_id: id(rng, ID_PREFIX.serviceUser),
+        name: rng.pick(SERVICE_USER_NAMES),
+        role: rng.pick(org ? ORG_ROLES : ENTERPRISE_ROLES),
+        previous_role: action.startsWith('assign_') ? null : rng.pick(org ? ORG_ROLES : ENTERPRISE_ROLES),
+      };
+    }
+    case 'remove_org_service_user':
+      return {
+        service_user_id: id(rng, ID_PREFIX.serviceUser),
+        name: rng.pick(SERVICE_USER_NAMES),
+        deleted: rng.chance(0.5),
+      };
+    case 'pause_schedule':
+      return {
+        scheduled_session_id: `sched-${rng.hex(12)}`,
+        name: rng.pick(['Nightly dependency bump', 'Weekday triage', 'Flaky test sweep']),
+        paused_reason: rng.pick([
+          'its creator, a service user, was deleted',
+          "its creator's credential expired",
+          'its creator no longer holds UseAgentSessions in this organization',
+        ]),
+      };
     default:
       return {};
   }

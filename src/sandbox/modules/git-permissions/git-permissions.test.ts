@@ -45,7 +45,7 @@ describe('seed', () => {
     let total = 0;
     for (const c of connections) {
       const res = await sb.api.get(
-        `/v3/enterprise/git-providers/connections/${c.git_connection_id}/repositories?first=200`,
+        `/v3/enterprise/git-providers/connections/${c.git_connection_id}/repositories?first=100`,
       );
       expect(res.status).toBe(200);
       total += res.body.total;
