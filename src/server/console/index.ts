@@ -6,7 +6,7 @@ import { compressLargeJson } from './compress';
 import { redactAnswers } from './redact-answers';
 import { doctorHandlers } from './doctor';
 import { gitPermissionHandlers } from './git-permissions';
-import { enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
+import { egressUnknownOf, enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
 import { mountConsoleOperations } from './mount';
 import type { Redactor } from '../redact';
 import { HttpProblem, problemResponse } from '../../node/problem-writer';
@@ -63,6 +63,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       store: deps.store.ipAccessList,
       protectedAddresses: protectedAddressesOf(deps.config),
       enterpriseName: enterpriseNameOf(deps.config),
+      egressUnknown: egressUnknownOf(deps.config),
     }),
     ...doctorHandlers({
       config: deps.config,

@@ -8,6 +8,7 @@ import { sessionMigrations } from './sessions-store';
 import { sessionPgMigrations } from './sessions-store-postgres';
 import { settingsMigrations, settingsPgMigrations } from './storage/settings';
 import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
+import { leaseMigrations } from './storage/locks';
 
 /** Every console feature's migrations, in order. */
 export const consoleMigrations: Migration[] = [
@@ -26,6 +27,7 @@ export const consolePgMigrations: Migration[] = [
   ...ipAccessListPgMigrations,
   ...sessionPgMigrations,
   ...settingsPgMigrations,
+  ...leaseMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

@@ -11,8 +11,9 @@
  *      it — per-item operations (delete, update, add) for a set larger than one PUT accepts;
  *   5. record the result (or the failure) on the revision.
  * Changes to one organization are serialized (the store's SetLocks: in this process, and with PostgreSQL across
- * every replica by an advisory lock), so two console users cannot interleave steps 1–5 whichever replica answers
- * them. A single permission's read-only toggle goes through the same lock, version check and history
+ * every replica by a lease with a fencing token), so two console users cannot interleave steps 1–5 whichever
+ * replica answers them; each upstream write and the recording first prove the lease is still held, and a change
+ * that lost it stops (503) before writing. A single permission's read-only toggle goes through the same lock, version check and history
  * (PATCH .../permissions/{id}).
  */
 import {
@@ -34,8 +35,9 @@ import type { Redactor } from '../../redact';
 import type { ConsoleHandler, ConsoleHandlers } from '../mount';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { UpstreamClient } from '../upstream-client';
-import type { SetLocks } from '../storage/locks';
-import type { RevisionStore } from './store';
+import { LockLost, type Fence, type SetLocks } from '../storage/locks';
+import { StoreUnavailable } from '../storage/postgres';
+import type { FinishRevision, RevisionStore } from './store';
 
 /** A permission as a replace or add request carries it. */
 const toInput = (p: GitPermissionInput): GitPermissionInput => normalizeGitPermission(p);
@@ -54,12 +56,15 @@ export interface GitPermissionDeps {
   /** The console's own store: the history of changes and the per-organization locks. */
   store: { gitPermissions: RevisionStore; locks: SetLocks };
   redactor: Redactor;
+  /** How long recording a change's outcome is retried while the store cannot be reached (default 10 s). */
+  recordRetryMs?: number;
 }
 
 /** The handlers of the console's git-permission operations (`console.gitPermissions.*`). */
 export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers {
   const store = deps.store.gitPermissions;
   const { upstream, redactor } = deps;
+  const recordRetryMs = deps.recordRetryMs ?? 10_000;
 
   /** A set as the console answers it: the items, their version token and count. */
   const setAnswer = (orgId: string, items: GitPermission[]): ConsoleGitPermissionSet => ({
@@ -69,26 +74,89 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
     count: items.length,
   });
 
-  /** Records a change as applied with the set it produced, and answers that set with the revision. */
-  async function recordApplied(orgId: string, revisionId: number, result: GitPermission[]) {
-    const answer = setAnswer(orgId, result);
-    await store.finish(orgId, revisionId, { status: 'applied', result, result_version: answer.version });
-    return { ...answer, revision: await store.summary(orgId, revisionId), unchanged: false };
+  /**
+   * Records how a change ended, after proving the set's lock is still held (the fence). A database that
+   * cannot be reached is tried again for a while (the fence keeps the lock meanwhile); a lock that was lost
+   * is never written over. Answers whether it was recorded: when not, the revision stays `applying` and
+   * reconciliation closes it once no change holds the set.
+   */
+  async function record(orgId: string, id: number, outcome: FinishRevision, fence: Fence): Promise<boolean> {
+    const deadline = Date.now() + recordRetryMs;
+    for (;;) {
+      try {
+        await fence.check();
+        await store.finish(orgId, id, outcome);
+        return true;
+      } catch (err) {
+        const retry =
+          err instanceof StoreUnavailable || (err instanceof LockLost && err.reason === 'store_unavailable');
+        if (!retry || Date.now() + 250 > deadline) {
+          console.error(
+            `[console] recording git-permission revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}; reconciliation will close it`,
+          );
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
 
   /**
-   * Records a failed change. The upstream's error is what the admin must see: a store that fails now too
-   * (it became unreachable) is only logged, and the revision keeps its previous set, status `applying`.
+   * Records a change as applied with the set it produced, and answers that set with the revision. The change
+   * was applied (every write ran under the lock): that is answered even when it could not be recorded.
    */
-  const finishQuietly = (orgId: string, id: number, outcome: Parameters<typeof store.finish>[2]) =>
-    store.finish(orgId, id, outcome).catch((err: unknown) => {
-      console.error(
-        `[console] recording git-permission revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}`,
-      );
-    });
+  async function recordApplied(orgId: string, revisionId: number, result: GitPermission[], fence: Fence) {
+    const answer = setAnswer(orgId, result);
+    const recorded = await record(
+      orgId,
+      revisionId,
+      { status: 'applied', result, result_version: answer.version },
+      fence,
+    );
+    if (!recorded) {
+      return {
+        ...answer,
+        revision: null,
+        unchanged: false,
+        recorded: false,
+        warning: `The change was applied, but the console could not record it in the history yet (its store cannot be reached). Revision ${revisionId} shows it as applying until the console reconciles it with the API.`,
+      };
+    }
+    return { ...answer, revision: await store.summary(orgId, revisionId).catch(() => null), unchanged: false };
+  }
+
+  /**
+   * A change that lost its lock before writing anything: its own revision says so, once, without the fence
+   * (nothing it wrote can be overwritten by this). If the store cannot take it, reconciliation will.
+   */
+  const recordNotApplied = (orgId: string, id: number, err: LockLost) =>
+    store
+      .finish(orgId, id, { status: 'failed', result: null, result_version: null, error: `Not applied: ${err.message}` })
+      .catch(() => undefined);
+
+  /** The 503 of a change that lost its lock: what it did (nothing, or how far it got), never a silent pass. */
+  function lockLostProblem(err: LockLost, revisionId: number, done: number, total: number): HttpProblem {
+    const how =
+      done === 0
+        ? 'Nothing was applied'
+        : `It stopped part-way: ${done} of ${total} operations were applied; revision ${revisionId} is reconciled with the API once the set is free, and the history then says what the set holds`;
+    return new HttpProblem(
+      503,
+      `The change was stopped before writing because ${err.message}. ${how}. Reload the set and apply again if it is still needed.`,
+      {
+        title: 'Service Unavailable',
+        reason: 'lock_lost',
+        applied: done === 0 ? 'none' : 'partly',
+        operations_applied: done,
+        operations_planned: total,
+        revision_id: revisionId,
+      },
+      { 'retry-after': '5' },
+    );
+  }
 
   /** Runs changes to one organization one after another, across every replica sharing the store. */
-  const serialized = <T>(orgId: string, work: () => Promise<T>): Promise<T> =>
+  const serialized = <T>(orgId: string, work: (fence: Fence) => Promise<T>): Promise<T> =>
     deps.store.locks.run('git-permissions', orgId, work);
 
   interface ChangeRequest {
@@ -143,7 +211,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         },
       );
     }
-    return serialized(orgId, async () => {
+    return serialized(orgId, async (fence) => {
       // 1. The complete current set, every page.
       const current = await readCurrent(upstream, orgId, req.signal);
       const currentVersion = gitPermissionSetVersion(current);
@@ -151,7 +219,11 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
       if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
       const target = desired ?? [];
       const diff = diffGitPermissionSets(current, target);
-      if (desired !== null && isEmptyDiff(diff) && current.length === target.length) {
+      // Clearing an empty set, or replacing a set with itself, changes nothing: no revision, no API call.
+      if (
+        (desired === null && current.length === 0) ||
+        (desired !== null && isEmptyDiff(diff) && current.length === target.length)
+      ) {
         return { ...setAnswer(orgId, current), revision: null, unchanged: true };
       }
       const method = desired === null ? 'clear' : tooLarge ? 'per_item' : 'replace';
@@ -166,62 +238,84 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         added: diff.added.length,
         removed: diff.removed.length,
         changed: diff.changed.length,
+        target,
         ...req.by,
       });
-      let progressed = false;
+      // Every upstream write is preceded by a fence check: a change that lost its lock writes nothing more.
+      let done = 0;
+      const total =
+        method === 'per_item'
+          ? diff.removed.length + diff.changed.length + Math.ceil(diff.added.length / GIT_PERMISSIONS_MAX_PER_REQUEST)
+          : 1;
       let result: GitPermission[];
       try {
         // 4. Apply.
         if (method === 'clear') {
+          await fence.check();
           await upstream.call('gitPermissions.clear', { params: { org_id: orgId } });
           result = [];
         } else if (method === 'replace') {
+          await fence.check();
           result = (await upstream.call('gitPermissions.replace', {
             params: { org_id: orgId },
             body: { permissions: target },
           })) as GitPermission[];
         } else {
           for (const p of diff.removed) {
+            await fence.check();
             await upstream.call('gitPermissions.delete', {
               params: { org_id: orgId, git_permission_id: (p as GitPermission).git_permission_id },
             });
-            progressed = true;
+            done++;
           }
           for (const ch of diff.changed) {
+            await fence.check();
             await upstream.call('gitPermissions.update', {
               params: { org_id: orgId, git_permission_id: (ch.before as GitPermission).git_permission_id },
               body: { read_only: ch.after.read_only ?? false },
             });
-            progressed = true;
+            done++;
           }
           for (let i = 0; i < diff.added.length; i += GIT_PERMISSIONS_MAX_PER_REQUEST) {
+            await fence.check();
             await upstream.call('gitPermissions.create', {
               params: { org_id: orgId },
               body: { permissions: diff.added.slice(i, i + GIT_PERMISSIONS_MAX_PER_REQUEST) },
             });
-            progressed = true;
+            done++;
           }
           result = await readCurrent(upstream, orgId);
         }
       } catch (err) {
+        if (err instanceof LockLost) {
+          // Nothing written: the revision says so at once (it is this change's own row). Part-way: the set is
+          // another change's now, so reconciliation tells what it holds once that one is done.
+          if (done === 0) await recordNotApplied(orgId, id, err);
+          throw lockLostProblem(err, id, done, total);
+        }
         // Stored and served again by the history: never with the credential in it.
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        if (progressed) {
+        if (done > 0) {
           // Per-item apply stopped half-way: record what the set is now, so nothing is lost from view.
           const now = await readCurrent(upstream, orgId).catch(() => null);
-          await finishQuietly(orgId, id, {
-            status: 'partial',
-            result: now,
-            result_version: now ? gitPermissionSetVersion(now) : null,
-            error: message,
-          });
+          await record(
+            orgId,
+            id,
+            {
+              status: 'partial',
+              result: now,
+              result_version: now ? gitPermissionSetVersion(now) : null,
+              error: message,
+            },
+            fence,
+          );
         } else {
-          await finishQuietly(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
+          await record(orgId, id, { status: 'failed', result: null, result_version: null, error: message }, fence);
         }
         throw err;
       }
       // 5. Record the result.
-      return recordApplied(orgId, id, result);
+      return recordApplied(orgId, id, result, fence);
     });
   }
 
@@ -234,7 +328,7 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
   // One permission's read_only, under the same lock, version check and history as a replace.
   const update: ConsoleHandler<'console.gitPermissions.update'> = ({ params, body, signal, c }) => {
     const { org_id: orgId, git_permission_id: permissionId } = params;
-    return serialized(orgId, async () => {
+    return serialized(orgId, async (fence) => {
       const current = await readCurrent(upstream, orgId, signal);
       const currentVersion = gitPermissionSetVersion(current);
       if (body.base_version !== undefined && body.base_version !== currentVersion) {
@@ -257,21 +351,29 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
         added: 0,
         removed: 0,
         changed: 1,
+        target: current.map((p) =>
+          toInput(p.git_permission_id === permissionId ? { ...p, read_only: body.read_only } : p),
+        ),
         ...actorOf(c),
       });
       let updated: Awaited<ReturnType<typeof upstream.call<'gitPermissions.update'>>>;
       try {
+        await fence.check();
         updated = await upstream.call('gitPermissions.update', {
           params: { org_id: orgId, git_permission_id: permissionId },
           body: { read_only: body.read_only },
         });
       } catch (err) {
+        if (err instanceof LockLost) {
+          await recordNotApplied(orgId, id, err);
+          throw lockLostProblem(err, id, 0, 1);
+        }
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        await finishQuietly(orgId, id, { status: 'failed', result: null, result_version: null, error: message });
+        await record(orgId, id, { status: 'failed', result: null, result_version: null, error: message }, fence);
         throw err;
       }
       const result = current.map((p) => (p.git_permission_id === permissionId ? { ...p, ...updated } : p));
-      return { ...(await recordApplied(orgId, id, result)), permission: updated };
+      return { ...(await recordApplied(orgId, id, result, fence)), permission: updated };
     });
   };
 

@@ -47,6 +47,14 @@ export const gitPermissionPgMigrations: Migration[] = [
     sql: `ALTER TABLE git_permission_revisions ADD COLUMN made_by TEXT;
     ALTER TABLE git_permission_revisions ADD COLUMN made_by_kind TEXT;`,
   },
+  {
+    // The set a change aims at, and what reconciliation found (see ReconciledOutcome).
+    id: 'git-permissions-console-003-reconciliation',
+    sql: `ALTER TABLE git_permission_revisions ADD COLUMN target_json TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN reconciled_outcome TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN reconciled_at BIGINT;
+    CREATE INDEX git_permission_revisions_applying ON git_permission_revisions (row_id) WHERE status = 'applying';`,
+  },
 ];
 
 export function createPgRevisionStore(
@@ -74,9 +82,9 @@ export function createPgRevisionStore(
       // Changes to one organization are serialized (SetLocks), so max + 1 is free; the unique key guards it anyway.
       const rows = await db.query<{ revision_id: number }>(
         `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from,
-           previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind)
+           previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind, target_json)
          VALUES ($1, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = $1), $2, $3, $4,
-           'applying', $5, $6, $7, $8, $9, $10, $11, $12, $13)
+           'applying', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
          RETURNING revision_id`,
         [
           i.org_id,
@@ -92,6 +100,7 @@ export function createPgRevisionStore(
           i.changed,
           i.made_by ?? null,
           i.made_by_kind ?? null,
+          i.target ? JSON.stringify(i.target) : null,
         ],
       );
       return rows[0]!.revision_id;
@@ -99,7 +108,8 @@ export function createPgRevisionStore(
     async finish(orgId, id, o) {
       await db.query(
         `UPDATE git_permission_revisions SET status = $1, completed_at = $2, result_json = $3, result_version = $4,
-           result_count = $5, error = $6 WHERE org_id = $7 AND revision_id = $8`,
+           result_count = $5, error = $6, reconciled_outcome = $9, reconciled_at = $10
+         WHERE org_id = $7 AND revision_id = $8 AND status = 'applying'`,
         [
           o.status,
           clock(),
@@ -109,10 +119,16 @@ export function createPgRevisionStore(
           o.error ?? null,
           orgId,
           id,
+          o.reconciled_outcome ?? null,
+          o.reconciled_outcome ? clock() : null,
         ],
       );
       await prune(orgId);
     },
+    applying: () =>
+      db.query<{ org_id: string; revision_id: number; created_at: number }>(
+        `SELECT org_id, revision_id, created_at FROM git_permission_revisions WHERE status = 'applying' ORDER BY row_id`,
+      ),
     prune,
     async list(orgId, { first, after }) {
       const [count] = await db.query<{ n: number }>(

@@ -4,7 +4,7 @@
  * revision keeps the complete set as it was before the change (written before anything is applied upstream)
  * and, once applied, the resulting set.
  */
-import type { GitPermission } from '../../../api/git-permissions/resources';
+import type { GitPermission, GitPermissionInput } from '../../../api/git-permissions/resources';
 import type {
   GitPermissionRevision,
   GitPermissionRevisionSummary,
@@ -87,7 +87,23 @@ export const gitPermissionConsoleMigrations: Migration[] = [
     sql: `ALTER TABLE git_permission_revisions ADD COLUMN made_by TEXT;
     ALTER TABLE git_permission_revisions ADD COLUMN made_by_kind TEXT;`,
   },
+  {
+    // The set a change aims at (so a change left `applying` can be told applied, not applied or partly applied)
+    // and what reconciliation found, when it was reconciliation that closed the revision.
+    id: 'git-permissions-console-004-reconciliation',
+    sql: `ALTER TABLE git_permission_revisions ADD COLUMN target_json TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN reconciled_outcome TEXT;
+    ALTER TABLE git_permission_revisions ADD COLUMN reconciled_at INTEGER;`,
+  },
 ];
+
+/**
+ * What reconciliation found for a revision left `applying` by a change that did not finish (its replica died,
+ * lost its database or its lock): the set as the change wanted it (`applied`), as it was before (`not_applied`),
+ * part of the way (`partly_applied`, per-item changes), or neither (`changed_elsewhere`: changed since by
+ * someone else, so what this change did cannot be told).
+ */
+export type ReconciledOutcome = 'applied' | 'not_applied' | 'partly_applied' | 'changed_elsewhere';
 
 export interface RevisionRow {
   revision_id: number;
@@ -110,10 +126,14 @@ export interface RevisionRow {
   error: string | null;
   made_by: string | null;
   made_by_kind: MadeByKind | null;
+  target_json: string | null;
+  reconciled_outcome: ReconciledOutcome | null;
+  reconciled_at: number | null;
 }
 
 export const SUMMARY_COLUMNS = `revision_id, org_id, created_at, completed_at, action, method, status, restored_from, previous_version,
-  previous_count, result_version, result_count, added, removed, changed, error, made_by, made_by_kind`;
+  previous_count, result_version, result_count, added, removed, changed, error, made_by, made_by_kind, reconciled_outcome,
+  reconciled_at`;
 
 export const now = () => Math.floor(Date.now() / 1000);
 
@@ -141,6 +161,8 @@ export interface BeginRevision {
   /** Who makes the change (a restore: who restores); unknown (null) when not given. */
   made_by?: MadeBy['made_by'];
   made_by_kind?: MadeBy['made_by_kind'];
+  /** The set the change aims at (reconciliation compares the upstream set with it); null: unknown. */
+  target?: GitPermissionInput[] | null;
 }
 
 export interface FinishRevision {
@@ -148,6 +170,8 @@ export interface FinishRevision {
   result: GitPermission[] | null;
   result_version: string | null;
   error?: string | null;
+  /** Set when reconciliation, not the change itself, closes the revision. */
+  reconciled_outcome?: ReconciledOutcome;
 }
 
 export interface RevisionPage {
@@ -160,8 +184,10 @@ export interface RevisionPage {
 export interface RevisionStore {
   /** Stores the previous set of a change about to be applied; answers the revision's number. */
   begin(input: BeginRevision): Promise<number>;
-  /** Records how the change ended, then applies the retention policy. */
+  /** Records how the change ended (a revision still `applying` only), then applies the retention policy. */
   finish(orgId: string, id: number, outcome: FinishRevision): Promise<void>;
+  /** Revisions still `applying`, oldest first: candidates for reconciliation. */
+  applying(): Promise<Array<{ org_id: string; revision_id: number; created_at: number }>>;
   list(orgId: string, opts: { first: number; after?: number }): Promise<RevisionPage>;
   get(orgId: string, id: number): Promise<GitPermissionRevision | null>;
   summary(orgId: string, id: number): Promise<GitPermissionRevisionSummary | null>;
@@ -172,11 +198,14 @@ export interface RevisionStore {
 /** A stored row as the API answers it: the sets parsed. */
 export function revisionOfRow(row: RevisionRow & { row_id?: number }): GitPermissionRevision {
   // row_id is the store's internal key, not part of the answer.
-  const { previous_json, result_json, row_id: _rowId, ...rest } = row;
+  const { previous_json, result_json, target_json, row_id: _rowId, ...rest } = row;
   return {
     ...rest,
+    reconciled_outcome: rest.reconciled_outcome ?? null,
+    reconciled_at: rest.reconciled_at ?? null,
     previous: JSON.parse(previous_json) as GitPermission[],
     result: result_json ? (JSON.parse(result_json) as GitPermission[]) : null,
+    target: target_json ? (JSON.parse(target_json) as GitPermissionInput[]) : null,
   };
 }
 
@@ -195,12 +224,16 @@ export function createRevisionStore(
   );
   // The next number of the organization's history: the latest revision is never pruned, so numbers never repeat.
   const insert = db.prepare(
-    `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind)
-     VALUES (?, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = ?), ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO git_permission_revisions (org_id, revision_id, created_at, action, method, status, restored_from, previous_json, previous_version, previous_count, added, removed, changed, made_by, made_by_kind, target_json)
+     VALUES (?, (SELECT coalesce(max(revision_id), 0) + 1 FROM git_permission_revisions WHERE org_id = ?), ?, ?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      RETURNING revision_id`,
   );
   const update = db.prepare(
-    `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ? WHERE org_id = ? AND revision_id = ?`,
+    `UPDATE git_permission_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?, result_count = ?, error = ?,
+       reconciled_outcome = ?, reconciled_at = ? WHERE org_id = ? AND revision_id = ? AND status = 'applying'`,
+  );
+  const applying = db.prepare(
+    `SELECT org_id, revision_id, created_at FROM git_permission_revisions WHERE status = 'applying' ORDER BY row_id`,
   );
   const prune = (orgId: string) => {
     const cutoff = clock() - retention.maxAgeDays * 86_400;
@@ -227,6 +260,7 @@ export function createRevisionStore(
         i.changed,
         i.made_by ?? null,
         i.made_by_kind ?? null,
+        i.target ? JSON.stringify(i.target) : null,
       ) as { revision_id: number };
       return r.revision_id;
     },
@@ -238,11 +272,14 @@ export function createRevisionStore(
         o.result_version,
         o.result ? o.result.length : null,
         o.error ?? null,
+        o.reconciled_outcome ?? null,
+        o.reconciled_outcome ? clock() : null,
         orgId,
         id,
       );
       prune(orgId);
     },
+    applying: async () => applying.all() as Array<{ org_id: string; revision_id: number; created_at: number }>,
     prune: async (orgId) => prune(orgId),
     async list(orgId, { first, after }) {
       const total = (

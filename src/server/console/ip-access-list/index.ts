@@ -10,7 +10,10 @@
  *   3. store the current list as the revision's previous list, before anything is written upstream, with who
  *      makes the change (the signed-in person, or how it is made: `../actor.ts`);
  *   4. apply upstream (PUT, or DELETE for an empty list) and record the result, or the failure, on the revision.
- * Steps 2–4 run one change at a time (the store's `serialize`), so two applies cannot pass each other's check.
+ * Steps 2–4 run one change at a time (the store's `serialize`), so two applies cannot pass each other's check;
+ * the write and the recording first prove the lock is still held (a change that lost it stops with 503).
+ * When the console cannot tell its own address (`egressUnknown`), step 1 instead requires the admin to type the
+ * list's range that admits the console.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -20,13 +23,15 @@ import {
   type IpRevisionAction,
 } from '../../../api/console/ip-access-list';
 import type { MadeBy } from '../../../api/console/session';
-import { formatIpAddress, parseIpAddress } from '../../../api/ip-ranges';
+import { formatIpAddress, normalizeIpRange, parseIpAddress } from '../../../api/ip-ranges';
 import { actorOf } from '../actor';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandlers } from '../mount';
 import type { UpstreamClient } from '../upstream-client';
-import type { IpAccessListRevisionStore } from './store';
+import { LockLost, type Fence } from '../storage/locks';
+import { StoreUnavailable } from '../storage/postgres';
+import type { IpAccessListRevisionStore, IpRevisionOutcome } from './store';
 
 /** Loopback of both families: how the console reaches the embedded sandbox. */
 export const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'] as const;
@@ -64,6 +69,28 @@ export interface IpAccessListDeps {
   protectedAddresses: readonly string[];
   /** What an override types; null: no override through the console. */
   enterpriseName: string | null;
+  /**
+   * The console cannot tell the address it reaches the API from (a real upstream, or DATABASE_URL, and no
+   * CONSOLE_EGRESS_IPS): a non-empty list must then name a range the admin confirmed, by typing it, admits
+   * the console (the `console-confirmed-range` header).
+   */
+  egressUnknown?: boolean;
+  /** How long recording a change's outcome is retried while the store cannot be reached (default 10 s). */
+  recordRetryMs?: number;
+}
+
+/** The header carrying the range an admin typed to confirm it admits the console (see `egressUnknown`). */
+export const CONFIRMED_RANGE_HEADER = 'console-confirmed-range';
+
+/** Whether the console cannot tell its own egress address (see `IpAccessListDeps.egressUnknown`). */
+export function egressUnknownOf(config: {
+  mode: 'sandbox' | 'upstream';
+  databaseUrl?: string;
+  consoleEgressIps?: readonly string[];
+}): boolean {
+  return (
+    (config.mode === 'upstream' || config.databaseUrl !== undefined) && (config.consoleEgressIps ?? []).length === 0
+  );
 }
 
 interface ChangeRequest {
@@ -76,12 +103,47 @@ interface ChangeRequest {
   /** Who makes the change (a restore: who restores), recorded on the revision. */
   by: MadeBy;
   signal?: AbortSignal;
+  /** The range the admin typed to confirm it admits the console (`console-confirmed-range`), if any. */
+  confirmedRange?: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
   const { upstream, redactor, store, protectedAddresses, enterpriseName } = deps;
+  const recordRetryMs = deps.recordRetryMs ?? 10_000;
+
+  /**
+   * Without a known egress address the lockout check above has nothing to protect: a non-empty list is then
+   * applied only when the request names (typed by the admin) one of the list's own ranges as the one that
+   * admits the console. An empty list restricts nobody and needs no confirmation.
+   */
+  function checkEgressConfirmed(desired: string[], typed: string | undefined) {
+    if (!deps.egressUnknown || desired.length === 0) return;
+    const key = (e: string) => normalizeIpRange(e) ?? e.trim();
+    if (typed && desired.some((e) => key(e) === key(typed))) return;
+    const why = typed
+      ? `The range typed (${typed.slice(0, 60)}) is not one of this list's entries: type one of them exactly as the list has it.`
+      : 'Type the range of this list that admits the address the console reaches the API from, to confirm the console keeps its access.';
+    throw new HttpProblem(
+      422,
+      `The console does not know the address it reaches the API from (CONSOLE_EGRESS_IPS is not set), so it cannot check that this list keeps admitting it, and a list without it would lock every console replica out. Nothing was applied. ${why} Better: set CONSOLE_EGRESS_IPS on every replica.`,
+      {
+        reason: 'egress_unknown',
+        locked_out: [],
+        protected_addresses: [],
+        override_available: false,
+        confirm_header: CONFIRMED_RANGE_HEADER,
+        errors: [
+          {
+            loc: ['header', CONFIRMED_RANGE_HEADER],
+            msg: 'Confirm the range that admits the console',
+            type: 'egress_unknown',
+          },
+        ],
+      },
+    );
+  }
 
   const readCurrent = async (signal?: AbortSignal) => (await upstream.call('ipAccessList.get', { signal })).ip_ranges;
 
@@ -140,7 +202,8 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
       });
     }
     const lockedOut = checkLockout(req.desired, req.override_enterprise_name);
-    return store.serialize(async () => {
+    checkEgressConfirmed(req.desired, req.confirmedRange);
+    return store.serialize(async (fence) => {
       const current = await readCurrent(req.signal);
       const currentVersion = ipAccessListVersion(current);
       if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
@@ -156,30 +219,84 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         added: planned.added,
         removed: planned.removed,
         locked_out: lockedOut,
+        target: req.desired,
         ...req.by,
       });
       let result: string[];
       try {
+        // The write only while the lock is proved held: a change that lost it writes nothing.
+        await fence.check();
         result =
           req.desired.length === 0
             ? (await upstream.call('ipAccessList.clear', {})).ip_ranges
             : (await upstream.call('ipAccessList.replace', { body: { ip_ranges: req.desired } })).ip_ranges;
       } catch (err) {
+        if (err instanceof LockLost) {
+          // Nothing was written: this change's own revision says so (reconciliation does, if the store cannot).
+          await store
+            .finish(id, { status: 'failed', result: null, result_version: null, error: `Not applied: ${err.message}` })
+            .catch(() => undefined);
+          throw new HttpProblem(
+            503,
+            `The change was stopped before writing because ${err.message}. Nothing was applied. Reload the list and apply again if it is still needed.`,
+            { title: 'Service Unavailable', reason: 'lock_lost', applied: 'none', revision_id: id },
+            { 'retry-after': '5' },
+          );
+        }
         // Stored and served again by the history: never with the credential in it.
         const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        await store.finish(id, { status: 'failed', result: null, result_version: null, error: message });
+        await record(id, { status: 'failed', result: null, result_version: null, error: message }, fence);
         throw err;
       }
       const actual = diffIpRanges(current, result);
-      await store.finish(id, {
-        status: 'applied',
-        result,
-        result_version: ipAccessListVersion(result),
-        added: actual.added,
-        removed: actual.removed,
-      });
-      return { ...answer(result), revision: await store.summary(id), unchanged: false };
+      const recorded = await record(
+        id,
+        {
+          status: 'applied',
+          result,
+          result_version: ipAccessListVersion(result),
+          added: actual.added,
+          removed: actual.removed,
+        },
+        fence,
+      );
+      if (!recorded) {
+        // Applied under the lock: answered as applied, whatever the history could take.
+        return {
+          ...answer(result),
+          revision: null,
+          unchanged: false,
+          recorded: false,
+          warning: `The list was applied, but the console could not record it in the history yet (its store cannot be reached). Revision ${id} shows it as applying until the console reconciles it with the API.`,
+        };
+      }
+      return { ...answer(result), revision: await store.summary(id).catch(() => null), unchanged: false };
     });
+  }
+
+  /**
+   * Records how a change ended after proving the lock is still held; a store that cannot be reached is tried
+   * again for a while. Answers whether it was recorded (if not, reconciliation closes the revision).
+   */
+  async function record(id: number, outcome: IpRevisionOutcome, fence: Fence): Promise<boolean> {
+    const deadline = Date.now() + recordRetryMs;
+    for (;;) {
+      try {
+        await fence.check();
+        await store.finish(id, outcome);
+        return true;
+      } catch (err) {
+        const retry =
+          err instanceof StoreUnavailable || (err instanceof LockLost && err.reason === 'store_unavailable');
+        if (!retry || Date.now() + 250 > deadline) {
+          console.error(
+            `[console] recording IP access list revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}; reconciliation will close it`,
+          );
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
 
   const revisionOf = async (id: number) => {
@@ -200,6 +317,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         restoredFrom: null,
         by: actorOf(c),
         signal,
+        confirmedRange: c.req.header(CONFIRMED_RANGE_HEADER),
       }),
     'console.ipAccessList.revisions.list': async ({ query }) => {
       const page = await store.list({ first: query.first, after: query.after });
@@ -239,6 +357,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
         restoredFrom: rev.revision_id,
         by: actorOf(c),
         signal,
+        confirmedRange: c.req.header(CONFIRMED_RANGE_HEADER),
       });
     },
   };

@@ -1,14 +1,15 @@
 /**
  * The history of IP access list changes in PostgreSQL (DATABASE_URL): the IpAccessListRevisionStore of
- * store.ts, shared by every console replica. `serialize` takes the store's per-set lock (a PostgreSQL advisory
- * lock held for the whole change), so two replicas' applies cannot pass each other's version check.
+ * store.ts, shared by every console replica. `serialize` takes the store's per-set lock (a PostgreSQL
+ * lease held for the whole change), so two replicas' applies cannot pass each other's version check.
  */
 import type { Migration } from '../../../node/db';
 import type { SetLocks } from '../storage/locks';
 import type { PgDatabase } from '../storage/postgres';
 import {
   DEFAULT_IP_RETENTION,
-  strings,
+  IP_LOCK,
+  revisionOf,
   summaryOf,
   type IpAccessListRevisionStore,
   type IpRetentionPolicy,
@@ -43,6 +44,13 @@ export const ipAccessListPgMigrations: Migration[] = [
     sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN made_by TEXT;
     ALTER TABLE ip_access_list_revisions ADD COLUMN made_by_kind TEXT;`,
   },
+  {
+    // The list a change aims at, and what reconciliation found (see ReconciledOutcome).
+    id: 'ip-access-list-console-003-reconciliation',
+    sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN target_json TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN reconciled_outcome TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN reconciled_at BIGINT;`,
+  },
 ];
 
 export function createPgIpAccessListStore(
@@ -57,8 +65,8 @@ export function createPgIpAccessListStore(
     async begin(i) {
       const rows = await db.query<{ revision_id: number }>(
         `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
-           previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind)
-         VALUES ($1, $2, 'applying', $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING revision_id`,
+           previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind, target_json)
+         VALUES ($1, $2, 'applying', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING revision_id`,
         [
           clock(),
           i.action,
@@ -71,6 +79,7 @@ export function createPgIpAccessListStore(
           JSON.stringify(i.locked_out),
           i.made_by ?? null,
           i.made_by_kind ?? null,
+          i.target ? JSON.stringify(i.target) : null,
         ],
       );
       return rows[0]!.revision_id;
@@ -78,8 +87,9 @@ export function createPgIpAccessListStore(
     async finish(id, o) {
       await db.query(
         `UPDATE ip_access_list_revisions SET status = $1, completed_at = $2, result_json = $3, result_version = $4,
-           result_count = $5, added_json = coalesce($6, added_json), removed_json = coalesce($7, removed_json), error = $8
-         WHERE revision_id = $9`,
+           result_count = $5, added_json = coalesce($6, added_json), removed_json = coalesce($7, removed_json), error = $8,
+           reconciled_outcome = $10, reconciled_at = $11
+         WHERE revision_id = $9 AND status = 'applying'`,
         [
           o.status,
           clock(),
@@ -90,6 +100,8 @@ export function createPgIpAccessListStore(
           o.removed ? JSON.stringify(o.removed) : null,
           o.error ?? null,
           id,
+          o.reconciled_outcome ?? null,
+          o.reconciled_outcome ? clock() : null,
         ],
       );
       const cutoff = clock() - retention.maxAgeDays * 86_400;
@@ -116,18 +128,16 @@ export function createPgIpAccessListStore(
     },
     async get(id) {
       const row = await byId(id);
-      if (!row) return null;
-      return {
-        ...summaryOf(row),
-        previous: strings(row.previous_json),
-        result: row.result_json ? strings(row.result_json) : null,
-      };
+      return row ? revisionOf(row) : null;
     },
+    applying: () =>
+      db.query<{ revision_id: number; created_at: number }>(
+        `SELECT revision_id, created_at FROM ip_access_list_revisions WHERE status = 'applying' ORDER BY revision_id`,
+      ),
     async summary(id) {
       const row = await byId(id);
       return row ? summaryOf(row) : null;
     },
-    // The IP access list is enterprise-wide: one set, one lock.
-    serialize: (work) => locks.run('ip-access-list', 'enterprise', work),
+    serialize: (work) => locks.run(IP_LOCK[0], IP_LOCK[1], work),
   };
 }

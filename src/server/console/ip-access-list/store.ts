@@ -15,6 +15,8 @@ import type {
 } from '../../../api/console/ip-access-list';
 import type { MadeBy, MadeByKind } from '../../../api/console/session';
 import type { Db, Migration } from '../../../node/db';
+import type { ReconciledOutcome } from '../git-permissions/store';
+import type { Fence, SetLocks } from '../storage/locks';
 
 export const ipAccessListConsoleMigrations: Migration[] = [
   {
@@ -44,6 +46,13 @@ export const ipAccessListConsoleMigrations: Migration[] = [
     sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN made_by TEXT;
     ALTER TABLE ip_access_list_revisions ADD COLUMN made_by_kind TEXT;`,
   },
+  {
+    // The list a change aims at, and what reconciliation found (see ReconciledOutcome).
+    id: 'ip-access-list-console-003-reconciliation',
+    sql: `ALTER TABLE ip_access_list_revisions ADD COLUMN target_json TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN reconciled_outcome TEXT;
+    ALTER TABLE ip_access_list_revisions ADD COLUMN reconciled_at INTEGER;`,
+  },
 ];
 
 export interface IpRevisionBegin {
@@ -58,6 +67,8 @@ export interface IpRevisionBegin {
   /** Who makes the change (a restore: who restores); unknown (null) when not given. */
   made_by?: MadeBy['made_by'];
   made_by_kind?: MadeBy['made_by_kind'];
+  /** The list the change aims at (reconciliation compares the upstream list with it). */
+  target?: string[] | null;
 }
 
 export interface IpRevisionOutcome {
@@ -67,6 +78,8 @@ export interface IpRevisionOutcome {
   added?: string[];
   removed?: string[];
   error?: string | null;
+  /** Set when reconciliation, not the change itself, closes the revision. */
+  reconciled_outcome?: ReconciledOutcome;
 }
 
 export interface IpRevisionPageResult {
@@ -86,8 +99,10 @@ export const DEFAULT_IP_RETENTION: IpRetentionPolicy = { maxRevisions: 200, maxA
 export interface IpAccessListRevisionStore {
   /** Records a change about to be applied (status `applying`); answers its revision number. */
   begin(input: IpRevisionBegin): Promise<number>;
-  /** Records how it ended, then applies the retention policy. */
+  /** Records how it ended (a revision still `applying` only), then applies the retention policy. */
   finish(id: number, outcome: IpRevisionOutcome): Promise<void>;
+  /** Revisions still `applying`, oldest first: candidates for reconciliation. */
+  applying(): Promise<Array<{ revision_id: number; created_at: number }>>;
   /** Newest first; `after` is a revision number (the previous page's `end_cursor`). */
   list(opts: { first: number; after?: number }): Promise<IpRevisionPageResult>;
   get(id: number): Promise<IpAccessListRevision | null>;
@@ -95,9 +110,9 @@ export interface IpAccessListRevisionStore {
   /**
    * Runs changes one after another, so two applies cannot pass each other's version check. In one process a
    * promise chain is enough; a store shared by several console servers takes a lock it shares too (e.g. a
-   * PostgreSQL advisory lock around `work`).
+   * PostgreSQL lease around `work`), and hands `work` the fence that proves it still holds it.
    */
-  serialize<T>(work: () => Promise<T>): Promise<T>;
+  serialize<T>(work: (fence: Fence) => Promise<T>): Promise<T>;
 }
 
 /** A revision's row, the same in SQLite and PostgreSQL. */
@@ -120,6 +135,9 @@ export interface Row {
   error: string | null;
   made_by: string | null;
   made_by_kind: MadeByKind | null;
+  target_json?: string | null;
+  reconciled_outcome?: ReconciledOutcome | null;
+  reconciled_at?: number | null;
 }
 
 export const strings = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
@@ -142,33 +160,43 @@ export function summaryOf(r: Row): IpAccessListRevisionSummary {
     error: r.error,
     made_by: r.made_by ?? null,
     made_by_kind: r.made_by_kind ?? null,
+    reconciled_outcome: r.reconciled_outcome ?? null,
+    reconciled_at: r.reconciled_at ?? null,
   };
 }
 
-/** A promise chain: each `work` starts once the previous one settled. */
-export function createLocalSerializer(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>) => {
-    const next = tail.catch(() => undefined).then(work);
-    tail = next.catch(() => undefined);
-    return next;
+/** A revision as the API answers it: the summary, the previous and resulting lists, and the target. */
+export function revisionOf(row: Row): IpAccessListRevision {
+  return {
+    ...summaryOf(row),
+    previous: strings(row.previous_json),
+    result: row.result_json ? strings(row.result_json) : null,
+    target: row.target_json ? strings(row.target_json) : null,
   };
 }
+
+/** The IP access list is enterprise-wide: one set, one lock. */
+export const IP_LOCK: readonly [string, string] = ['ip-access-list', 'enterprise'];
 
 export function createSqliteIpAccessListStore(
   db: Db,
+  locks: SetLocks,
   retention: IpRetentionPolicy = DEFAULT_IP_RETENTION,
   clock: () => number = () => Math.floor(Date.now() / 1000),
 ): IpAccessListRevisionStore {
   const insert = db.prepare(
     `INSERT INTO ip_access_list_revisions (created_at, action, status, restored_from, previous_json, previous_version,
-       previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind)
-     VALUES (?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING revision_id`,
+       previous_count, added_json, removed_json, locked_out_json, made_by, made_by_kind, target_json)
+     VALUES (?, ?, 'applying', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING revision_id`,
   );
   const update = db.prepare(
     `UPDATE ip_access_list_revisions SET status = ?, completed_at = ?, result_json = ?, result_version = ?,
-       result_count = ?, added_json = coalesce(?, added_json), removed_json = coalesce(?, removed_json), error = ?
-     WHERE revision_id = ?`,
+       result_count = ?, added_json = coalesce(?, added_json), removed_json = coalesce(?, removed_json), error = ?,
+       reconciled_outcome = ?, reconciled_at = ?
+     WHERE revision_id = ? AND status = 'applying'`,
+  );
+  const applying = db.prepare(
+    `SELECT revision_id, created_at FROM ip_access_list_revisions WHERE status = 'applying' ORDER BY revision_id`,
   );
   const byId = db.prepare('SELECT * FROM ip_access_list_revisions WHERE revision_id = ?');
   const pruneByAge = db.prepare(
@@ -183,7 +211,6 @@ export function createSqliteIpAccessListStore(
   const page = db.prepare(
     'SELECT * FROM ip_access_list_revisions WHERE revision_id < ? ORDER BY revision_id DESC LIMIT ?',
   );
-  const serialize = createLocalSerializer();
 
   return {
     async begin(i) {
@@ -199,6 +226,7 @@ export function createSqliteIpAccessListStore(
         JSON.stringify(i.locked_out),
         i.made_by ?? null,
         i.made_by_kind ?? null,
+        i.target ? JSON.stringify(i.target) : null,
       ) as { revision_id: number };
       return r.revision_id;
     },
@@ -212,6 +240,8 @@ export function createSqliteIpAccessListStore(
         o.added ? JSON.stringify(o.added) : null,
         o.removed ? JSON.stringify(o.removed) : null,
         o.error ?? null,
+        o.reconciled_outcome ?? null,
+        o.reconciled_outcome ? clock() : null,
         id,
       );
       const cutoff = clock() - retention.maxAgeDays * 86_400;
@@ -227,17 +257,13 @@ export function createSqliteIpAccessListStore(
     },
     async get(id) {
       const row = byId.get(id) as Row | undefined;
-      if (!row) return null;
-      return {
-        ...summaryOf(row),
-        previous: strings(row.previous_json),
-        result: row.result_json ? strings(row.result_json) : null,
-      };
+      return row ? revisionOf(row) : null;
     },
+    applying: async () => applying.all() as Array<{ revision_id: number; created_at: number }>,
     async summary(id) {
       const row = byId.get(id) as Row | undefined;
       return row ? summaryOf(row) : null;
     },
-    serialize,
+    serialize: (work) => locks.run(IP_LOCK[0], IP_LOCK[1], work),
   };
 }

@@ -18,7 +18,7 @@ import {
 } from '../sessions-store';
 import { createPgSessionStore, createPgSignInFailureStore } from '../sessions-store-postgres';
 import { consoleMigrations, consolePgMigrations } from '../store';
-import { createLocalLocks, createPgLocks, type PgLockOptions, type SetLocks } from './locks';
+import { createLocalLocks, createPgLocks, type GuardedLimits, type PgLockOptions, type SetLocks } from './locks';
 import { openPgDatabase, StoreUnavailable, type PgDatabase, type PgOptions, type StoreState } from './postgres';
 import { createPgSettingsStore, createSettingsStore, type SettingsStore } from './settings';
 import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '../ip-access-list/store';
@@ -43,10 +43,12 @@ export interface ConsoleStore {
   postgres: PgDatabase | undefined;
   /** Checks the store now: reachable or not, and how many migrations its schema has. */
   health(): Promise<StoreState>;
+  /** The server listens now: from here on an outage is logged as one (before, the start waits for the store). */
+  markServing(): void;
   close(): Promise<void>;
 }
 
-export interface ConsoleStoreOptions {
+export interface ConsoleStoreOptions extends GuardedLimits {
   retention?: RetentionPolicy;
   /** History clock in Unix seconds (tests move it). */
   clock?: () => number;
@@ -62,14 +64,15 @@ export function openSqliteConsoleStore(dataDir: string, opts: ConsoleStoreOption
 /** The store over an SQLite database already migrated with `consoleMigrations`. */
 export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): ConsoleStore {
   const migrations = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM schema_migrations');
+  const locks = createLocalLocks(opts);
   return {
     kind: 'sqlite',
     sessions: createSessionStore(db),
     signInFailures: createSignInFailureStore(db),
     gitPermissions: createRevisionStore(db, opts.retention, opts.clock),
-    ipAccessList: createSqliteIpAccessListStore(db, opts.retention, opts.clock),
+    ipAccessList: createSqliteIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createSettingsStore(db),
-    locks: createLocalLocks(),
+    locks,
     sqlite: db,
     postgres: undefined,
     async health() {
@@ -85,6 +88,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
         };
       }
     },
+    markServing: () => undefined,
     close: async () => void db.close(),
   };
 }
@@ -110,6 +114,7 @@ export async function openPostgresConsoleStore(
     sqlite: undefined,
     postgres: db,
     health: () => db.ping(),
+    markServing: () => db.markServing(),
     close: () => db.close(),
   };
 }
@@ -138,15 +143,43 @@ export function redactingStore(store: ConsoleStore, redactor: Redactor): Console
   };
 }
 
+/** What of the configuration the store takes. */
+export type StoreConfig = Pick<
+  Config,
+  | 'dataDir'
+  | 'databaseUrl'
+  | 'historyMaxRevisions'
+  | 'historyMaxAgeDays'
+  | 'databasePoolSize'
+  | 'maxGuardedChanges'
+  | 'guardedChangesQueue'
+  | 'upstreamTimeoutMs'
+>;
+
+/** The store's options the configuration sets (retention, pool, guarded changes, fencing budget). */
+export function storeOptionsOf(config: Partial<StoreConfig>): ConsoleStoreOptions & PgOptions & PgLockOptions {
+  return {
+    retention:
+      config.historyMaxRevisions !== undefined && config.historyMaxAgeDays !== undefined
+        ? { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays }
+        : undefined,
+    max: config.databasePoolSize,
+    maxRunning: config.maxGuardedChanges,
+    maxQueued: config.guardedChangesQueue,
+    // A fence keeps the lease for the longest one upstream write may take, plus a margin.
+    writeBudgetMs: config.upstreamTimeoutMs !== undefined ? config.upstreamTimeoutMs + 5_000 : undefined,
+  };
+}
+
 /** The store the configuration asks for: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR. */
 export async function openConsoleStoreFor(
-  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'historyMaxRevisions' | 'historyMaxAgeDays'>,
-  opts: PgOptions & { waitMs?: number } = {},
+  config: StoreConfig,
+  opts: PgOptions & PgLockOptions & { waitMs?: number } = {},
 ): Promise<ConsoleStore> {
-  const retention = { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays };
+  const fromConfig = storeOptionsOf(config);
   return config.databaseUrl
-    ? openPostgresConsoleStore(config.databaseUrl, { ...opts, retention })
-    : openSqliteConsoleStore(config.dataDir, { retention });
+    ? openPostgresConsoleStore(config.databaseUrl, { ...fromConfig, ...opts })
+    : openSqliteConsoleStore(config.dataDir, fromConfig);
 }
 
 export { StoreUnavailable, type StoreState };

@@ -107,6 +107,11 @@ export interface PgDatabase {
   translate(err: unknown): unknown;
   /** Notes how many migrations the schema has (for the health answer). */
   noteMigrations(count: number): void;
+  /**
+   * The server listens now. Before, a lost database is the start waiting for it (openPgDatabase says so);
+   * from here on, an outage is logged as one — and one still going on is logged now.
+   */
+  markServing(): void;
   close(): Promise<void>;
 }
 
@@ -120,8 +125,11 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Connections one replica opens at most unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface PgOptions {
-  /** Most connections this replica opens (default 20). */
+  /** Most connections this replica opens (DATABASE_POOL_SIZE, default 10). */
   max?: number;
   /** How long a request waits for a connection before it is answered 503 (default 3 s). */
   connectTimeoutMs?: number;
@@ -135,7 +143,7 @@ export function createPgDatabase(url: string, opts: PgOptions = {}): PgDatabase 
   const log = opts.log ?? ((line: string) => console.warn(line));
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.max ?? 20,
+    max: opts.max ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 3_000,
     idleTimeoutMillis: 30_000,
     query_timeout: opts.queryTimeoutMs ?? 15_000,
@@ -146,16 +154,18 @@ export function createPgDatabase(url: string, opts: PgOptions = {}): PgDatabase 
   let unavailableSince: number | null = null;
   let lastError: string | null = null;
   let migrations = 0;
+  let serving = false;
+  const outageLine = () => `[console] PostgreSQL is unavailable (${lastError}); answering 503 until it is back`;
 
   const down = (err: unknown) => {
     lastError = reasonOf(err);
     if (unavailableSince === null) {
       unavailableSince = Math.floor(Date.now() / 1000);
-      log(`[console] PostgreSQL is unavailable (${lastError}); answering 503 until it is back`);
+      if (serving) log(outageLine());
     }
   };
   const up = () => {
-    if (unavailableSince !== null) log('[console] PostgreSQL is available again');
+    if (unavailableSince !== null && serving) log('[console] PostgreSQL is available again');
     unavailableSince = null;
     lastError = null;
   };
@@ -246,6 +256,11 @@ export function createPgDatabase(url: string, opts: PgOptions = {}): PgDatabase 
     },
     state,
     noteMigrations: (count) => void (migrations = count),
+    markServing() {
+      if (serving) return;
+      serving = true;
+      if (unavailableSince !== null) log(outageLine());
+    },
     close: () => pool.end(),
   };
 }
@@ -304,11 +319,18 @@ export async function openPgDatabase(
   const db = createPgDatabase(url, opts);
   const deadline = Date.now() + (opts.waitMs ?? 30_000);
   let delay = 250;
+  let said = false;
   for (;;) {
     try {
       await migratePg(db, migrations);
       return db;
     } catch (err) {
+      if (err instanceof StoreUnavailable && !said && Date.now() + delay <= deadline) {
+        said = true;
+        (opts.log ?? ((line: string) => console.warn(line)))(
+          `[console] PostgreSQL at ${describeDatabaseUrl(url)} is not reachable yet (${err.reason}); waiting for it`,
+        );
+      }
       if (!(err instanceof StoreUnavailable) || Date.now() + delay > deadline) {
         await db.close().catch(() => undefined);
         const what = err instanceof Error ? err.message : 'unknown error';
