@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQueryClient, type InfiniteData, type Quer
 import type { CreateSessionBody, Session } from '@/api/operations/sessions';
 import type { Page } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
-import type { SessionListFilters } from './filters';
+import type { SessionListFilters } from './list-query';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 
 /** Rows per page of the sessions lists; messages per page of a thread. */

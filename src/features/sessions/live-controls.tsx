@@ -1,7 +1,7 @@
 /** The refresh interval control and the "live" indicator shared by the sessions screens. */
 import { useId } from 'react';
-import { Select } from '@/components/ui/select';
 import { useNow } from '@/lib/use-now';
+import { ChoiceSelect } from './deferred-controls';
 import { REFRESH_OPTIONS, useRefreshInterval } from './live';
 
 const OPTIONS = REFRESH_OPTIONS.map((o) => ({ value: String(o.ms), label: o.label }));
@@ -12,9 +12,8 @@ export function RefreshIntervalSelect() {
   return (
     <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
       <label htmlFor={id}>Refresh every</label>
-      <Select
+      <ChoiceSelect
         id={id}
-        size="sm"
         className="w-auto"
         value={String(ms)}
         onValueChange={(v) => setMs(Number(v))}

@@ -9,9 +9,10 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { isTerminalStatus, type Session } from '@/api/operations/sessions';
+import type { Session } from '@/api/operations/sessions';
 import { useDocumentVisible } from '@/lib/use-document-visible';
 import { fetchSessionsPage, mergeSessionsIntoLists, type SessionScope } from './api';
+import { isTerminalStatus } from './statuses';
 
 export const REFRESH_OPTIONS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '2 s', ms: 2_000 },

@@ -1,26 +1,28 @@
-/** The filter bar of the sessions lists. Every filter is a URL search parameter, so a filtered view can be shared. */
-import { ChevronDown, X } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
-import { SESSION_ORIGINS, SESSION_STATUSES } from '@/api/operations/sessions';
+/**
+ * The filter bar of the sessions lists. Every filter is a URL search parameter, so a filtered view can be shared.
+ * The bar paints with the list: its checklists, quick ranges and select load on first use
+ * (`deferred-controls.tsx`), and on a phone the sheet that holds the filters loads when the screen is narrow.
+ */
+import { ChevronDown, SlidersHorizontal, X } from 'lucide-react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { SESSION_ORIGINS } from '@/api/values';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
-import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { Select } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
 import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
-import { hasFilters, joinList, splitList, TIME_PRESETS, type SessionSearch } from './filters';
-import { FilterBar } from '@/components/filter-bar';
+import { NARROW, useMediaQuery } from '@/lib/use-media-query';
+import { ChoiceSelect, loadMenus, useFirstUse } from './deferred-controls';
+import type { SessionSearch } from './filters';
+import { hasFilters, joinList, splitList } from './list-query';
+import { SESSION_STATUSES } from './statuses';
 
+const MultiSelectMenu = lazy(() => loadMenus().then((m) => ({ default: m.MultiSelectMenu })));
+const QuickRangeMenu = lazy(() => loadMenus().then((m) => ({ default: m.QuickRangeMenu })));
+const FilterBar = lazy(() => import('@/components/filter-bar').then((m) => ({ default: m.FilterBar })));
+
+/** The archived filter's choices; `all` stands for no filter (a select's value cannot be empty). */
 const ARCHIVED_OPTIONS = [
-  { value: '', label: 'All sessions' },
+  { value: 'all', label: 'All sessions' },
   { value: 'false', label: 'Not archived' },
   { value: 'true', label: 'Archived only' },
 ];
@@ -31,50 +33,56 @@ function MultiSelect(props: {
   selected: string[];
   onChange: (values: string[]) => void;
 }) {
-  const { label, options, selected, onChange } = props;
+  const { label, options, selected } = props;
+  const [used, standIn] = useFirstUse();
   const summary =
     selected.length === 0
       ? 'All'
       : selected.length <= 2
         ? selected.map((v) => options.find((o) => o.value === v)?.label ?? v).join(', ')
         : `${selected.length} selected`;
+  const button = (
+    <Button
+      size="sm"
+      aria-label={`${label}: ${summary}`}
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      className={cn(selected.length > 0 && 'border-accent text-accent')}
+      {...standIn}
+    >
+      {label}: <span className="max-w-40 truncate font-normal">{summary}</span>
+      <ChevronDown className="size-3.5" aria-hidden />
+    </Button>
+  );
+  if (!used) return button;
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button
-          size="sm"
-          aria-label={`${label}: ${summary}`}
-          className={cn(selected.length > 0 && 'border-accent text-accent')}
-        >
-          {label}: <span className="max-w-40 truncate font-normal">{summary}</span>
-          <ChevronDown className="size-3.5" aria-hidden />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent className="max-h-80 w-60" aria-label={label}>
-        <fieldset>
-          <legend className="px-1 pb-1 text-xs font-semibold text-muted uppercase">{label}</legend>
-          {options.map((o) => (
-            <label
-              key={o.value}
-              className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-surface-2"
-            >
-              <Checkbox
-                checked={selected.includes(o.value)}
-                onCheckedChange={(checked) =>
-                  onChange(checked === true ? [...selected, o.value] : selected.filter((v) => v !== o.value))
-                }
-              />
-              {o.label}
-            </label>
-          ))}
-        </fieldset>
-        {selected.length > 0 && (
-          <Button size="sm" variant="ghost" className="mt-1 w-full" onClick={() => onChange([])}>
-            Clear {label.toLowerCase()}
-          </Button>
-        )}
-      </PopoverContent>
-    </Popover>
+    <Suspense fallback={button}>
+      <MultiSelectMenu {...props} summary={summary} />
+    </Suspense>
+  );
+}
+
+function QuickRange({ onChange }: { onChange: (patch: Partial<SessionSearch>) => void }) {
+  const [used, standIn] = useFirstUse();
+  const button = (
+    <Button
+      size="sm"
+      aria-label="Created: quick range"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      className="font-normal"
+      {...standIn}
+    >
+      Quick range… <ChevronDown className="size-3.5" aria-hidden />
+    </Button>
+  );
+  if (!used) return button;
+  return (
+    <Suspense fallback={button}>
+      <QuickRangeMenu onChange={onChange} />
+    </Suspense>
   );
 }
 
@@ -126,6 +134,7 @@ export function SessionFilters(props: {
 }) {
   const { search, onChange } = props;
   const archivedId = useId();
+  const isNarrow = useMediaQuery(NARROW);
   const active = ['origins', 'status', 'tags', 'archived', 'created_after', 'created_before', 'org_ids'].filter(
     (k) => search[k as keyof SessionSearch] !== undefined,
   ).length;
@@ -159,40 +168,17 @@ export function SessionFilters(props: {
       {/* Remounted when the URL changes, so the box always starts from the URL's tags. */}
       <TagsFilter key={search.tags ?? ''} value={search.tags} onApply={(tags) => onChange({ tags })} />
       <Labeled label="Archived" htmlFor={archivedId}>
-        <Select
+        <ChoiceSelect
           id={archivedId}
-          size="sm"
           className="w-auto"
-          value={search.archived ?? ''}
-          onValueChange={(v) => onChange({ archived: (v || undefined) as SessionSearch['archived'] })}
+          value={search.archived ?? 'all'}
+          onValueChange={(v) => onChange({ archived: v === 'true' || v === 'false' ? v : undefined })}
           options={ARCHIVED_OPTIONS}
         />
       </Labeled>
       <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
         Created
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button size="sm" aria-label="Created: quick range" className="font-normal">
-              Quick range… <ChevronDown className="size-3.5" aria-hidden />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="start">
-            <DropdownMenuItem onSelect={() => onChange({ created_after: undefined, created_before: undefined })}>
-              Any time
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            {TIME_PRESETS.map((p) => (
-              <DropdownMenuItem
-                key={p.seconds}
-                onSelect={() =>
-                  onChange({ created_after: Math.floor(Date.now() / 1000) - p.seconds, created_before: undefined })
-                }
-              >
-                {p.label}
-              </DropdownMenuItem>
-            ))}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <QuickRange onChange={onChange} />
       </span>
       <Labeled label="After">
         <Input
@@ -219,10 +205,23 @@ export function SessionFilters(props: {
       )}
     </div>
   );
-  // On a phone the filters fold into a sheet behind one button that says how many are set.
+  // On a phone the filters fold into a sheet behind one button that says how many are set (FilterBar); the
+  // sheet's code loads only there, with a stand-in of its button meanwhile.
+  if (!isNarrow) return filters(false);
   return (
-    <FilterBar active={active} showLabel="Show sessions">
-      {filters}
-    </FilterBar>
+    <Suspense
+      fallback={
+        <div className="mb-3">
+          <Button size="sm" disabled>
+            <SlidersHorizontal className="size-3.5" aria-hidden />
+            Filters{active ? ` (${active})` : ''}
+          </Button>
+        </div>
+      }
+    >
+      <FilterBar active={active} showLabel="Show sessions">
+        {filters}
+      </FilterBar>
+    </Suspense>
   );
 }

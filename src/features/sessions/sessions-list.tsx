@@ -11,14 +11,15 @@ import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, RowLink, timeColumn } from '@/components/data-table';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { PageHeader } from '@/components/page-header';
-import { SavedViews } from '@/components/saved-views';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
-import { hasFilters, toListFilters, type SessionSearch } from './filters';
+import type { SessionSearch } from './filters';
+import { hasFilters, toListFilters } from './list-query';
 import { liveSessionIds, useLiveSessions, useRefreshInterval, type LiveState } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { SessionFilters } from './session-filters';
+import { DeferredSavedViews } from './deferred-controls';
 import { BULK_MAX, BulkActions } from './bulk-actions';
 import { SessionStatusBadge } from './status-badge';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
@@ -267,7 +268,7 @@ export function SessionsList(props: SessionsListProps) {
         description={props.description}
         actions={
           <>
-            <SavedViews
+            <DeferredSavedViews
               screen={enterprise ? 'sessions-enterprise' : 'sessions'}
               current={search}
               onOpen={(view) => {

@@ -3,7 +3,8 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import { toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import type { SessionSearch } from '@/features/sessions/filters';
+import { toListFilters } from '@/features/sessions/list-query';
 import { sessionSearch } from '../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { organizationQueryOptions } from '@/lib/organizations';
 import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import { toListFilters, type SessionSearch } from '@/features/sessions/filters';
+import type { SessionSearch } from '@/features/sessions/filters';
+import { toListFilters } from '@/features/sessions/list-query';
 import { sessionSearch } from '../../../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 

@@ -1,0 +1,47 @@
+/**
+ * The sessions list's URL search turned into the API's filters, without zod: the list's route and screen read
+ * these on their first paint. The URL's reader is `sessionSearch` (src/routes/-search.ts); its zod reference,
+ * `sessionSearchSchema`, stays in `filters.ts` for the types and the tests.
+ */
+import type { EnterpriseSessionListQuery } from '@/api/operations/sessions';
+import { SESSION_ORIGINS } from '@/api/values';
+import type { SessionSearch } from './filters';
+
+export function splitList(value: string | undefined): string[] {
+  return value ? value.split(',').filter(Boolean) : [];
+}
+
+export function joinList(values: readonly string[]): string | undefined {
+  return values.length ? [...new Set(values)].join(',') : undefined;
+}
+
+/** The API filters of a URL search. Unknown origins are dropped (the API would refuse them). */
+export type SessionListFilters = Omit<EnterpriseSessionListQuery, 'first' | 'after'>;
+
+export function toListFilters(search: SessionSearch, scope: 'org' | 'enterprise'): SessionListFilters {
+  const origins = splitList(search.origins).filter((o) => (SESSION_ORIGINS as readonly string[]).includes(o));
+  const status = splitList(search.status);
+  const tags = splitList(search.tags);
+  const orgIds = scope === 'enterprise' ? splitList(search.org_ids) : [];
+  const filters: SessionListFilters = {};
+  if (origins.length) filters.origins = origins as SessionListFilters['origins'];
+  if (status.length) filters.status = status;
+  if (tags.length) filters.tags = tags;
+  if (search.archived) filters.is_archived = search.archived;
+  if (search.created_after !== undefined) filters.created_after = search.created_after;
+  if (search.created_before !== undefined) filters.created_before = search.created_before;
+  if (orgIds.length) filters.org_ids = orgIds;
+  return filters;
+}
+
+export function hasFilters(search: SessionSearch): boolean {
+  return Object.values(search).some((v) => v !== undefined);
+}
+
+/** Quick ranges for the created time filter, in seconds back from now. */
+export const TIME_PRESETS: ReadonlyArray<{ label: string; seconds: number }> = [
+  { label: 'Last hour', seconds: 3_600 },
+  { label: 'Last 24 hours', seconds: 86_400 },
+  { label: 'Last 7 days', seconds: 7 * 86_400 },
+  { label: 'Last 30 days', seconds: 30 * 86_400 },
+];
