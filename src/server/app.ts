@@ -17,7 +17,14 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
-import { openSqliteConsoleStore, redactingStore, type ConsoleStore } from './console/storage/console-store';
+import {
+  openSqliteConsoleStore,
+  redactingStore,
+  storeOptionsOf,
+  type ConsoleStore,
+} from './console/storage/console-store';
+import { createReadiness } from './console/readiness';
+import { createReconciler, type ReconcileReport } from './console/reconcile';
 import { databasePassword, StoreUnavailable } from './console/storage/postgres';
 import { CONSOLE_MAX_BODY_BYTES, STORE_RETRY_AFTER_S, storeUnavailableDetail } from './console/problems';
 import { createUpstreamClient } from './console/upstream-client';
@@ -73,8 +80,50 @@ export interface ConsoleServer {
   /** The same, once stored: every replica sharing the store accepts it. */
   newSignInLink(name?: string | null): Promise<string>;
   listen(): Promise<{ url: string; port: number }>;
+  /** One reconciliation round now (it also runs at start and every CONSOLE_RECONCILE_INTERVAL_S). */
+  reconcile(): Promise<ReconcileReport>;
   close(): Promise<void>;
 }
+
+/** The paths of liveness and readiness: open without a session, answered before anything needs the store. */
+export const LIVEZ_PATH = '/console/livez';
+export const READYZ_PATH = '/console/readyz';
+
+/** A readable page for a browser that loads the console while its store is down (never raw problem JSON). */
+export function storeOutagePage(detail: string): string {
+  const esc = (t: string) =>
+    t.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${STORE_RETRY_AFTER_S * 2}">
+<title>Console temporarily unavailable</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2328;background:#fff}
+@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}}
+h1{font-size:1.5rem}
+p.detail{color:#59636e}
+@media (prefers-color-scheme:dark){p.detail{color:#9198a1}}
+</style>
+</head>
+<body>
+<main>
+<h1>The console is temporarily unavailable</h1>
+<p>This console server cannot reach its own database right now, so it cannot check who is signed in. Nothing you
+were doing is lost: sessions and history are kept in the database and are there again once it is back.</p>
+<p>This page reloads by itself every ${STORE_RETRY_AFTER_S * 2} seconds.</p>
+<p class="detail">${esc(detail)}</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/** A browser's page load: a GET or HEAD whose Accept names HTML. */
+const wantsHtml = (req: IncomingMessage) =>
+  (req.method === 'GET' || req.method === 'HEAD') && /\btext\/html\b/i.test(String(req.headers.accept ?? ''));
 
 /** HTTP, or HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are configured: the same options and handler. */
 function createNodeServer(
@@ -105,14 +154,11 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     );
   }
   // History and settings are redacted before they are written (the credential never reaches the disk).
-  const store = redactingStore(
-    opts.store ??
-      openSqliteConsoleStore(config.dataDir, {
-        retention: { maxRevisions: config.historyMaxRevisions, maxAgeDays: config.historyMaxAgeDays },
-      }),
-    redactor,
-  );
+  const store = redactingStore(opts.store ?? openSqliteConsoleStore(config.dataDir, storeOptionsOf(config)), redactor);
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
+  const readiness = createReadiness({ storeHealth: () => store.health(), upstream: opts.upstream });
+  const reconciler = createReconciler({ store, upstream: upstreamClient });
+  const reconcileEveryMs = (config.reconcileIntervalS ?? 15) * 1000;
   const consoleApp = createConsoleApp({
     config,
     upstream: upstreamClient,
@@ -149,6 +195,11 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       sendProblem(res, 403, 'Unknown Host header: the console answers only to its configured host names', instance);
       return;
     }
+    if ((instance === LIVEZ_PATH || instance === READYZ_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
+      req.resume();
+      await answerProbe(req, res, instance);
+      return;
+    }
     const isApi = target.startsWith('/api/') || target === '/api';
     const isConsole = target.startsWith('/console/') || target === '/console';
     if (isApi || isConsole) {
@@ -166,6 +217,19 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       if (!(err instanceof StoreUnavailable) || res.headersSent) throw err;
       // Sessions live in the store: without it nobody can be let in, and nobody is let in by mistake.
       req.resume();
+      if (!isApi && !isConsole && wantsHtml(req)) {
+        // A browser loading a page gets a page it can read (and that reloads by itself), not problem JSON.
+        res.writeHead(503, {
+          'content-type': 'text/html; charset=utf-8',
+          'retry-after': String(STORE_RETRY_AFTER_S),
+          'cache-control': 'no-store',
+          'content-security-policy':
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          'x-content-type-options': 'nosniff',
+        });
+        res.end(req.method === 'HEAD' ? undefined : storeOutagePage(redactor.redact(storeUnavailableDetail(err))));
+        return;
+      }
       sendProblem(
         res,
         503,
@@ -253,6 +317,47 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     sendProblem(res, 404, `Nothing is served at ${instance}`, instance);
   };
 
+  /** `/console/livez` (200 while the process answers) and `/console/readyz` (store and API, each with since when). */
+  async function answerProbe(req: IncomingMessage, res: ServerResponse, path: string) {
+    const uptime_s = Math.round((Date.now() - startedAt) / 1000);
+    const send = (status: number, type: string, body: object, headers: Record<string, string> = {}) => {
+      const text = redactor.redact(JSON.stringify(body));
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    };
+    if (path === LIVEZ_PATH) {
+      send(200, 'application/json', { status: 'alive', uptime_s });
+      return;
+    }
+    const r = await readiness.check();
+    if (r.ready) {
+      send(200, 'application/json', { status: 'ready', uptime_s, store: r.store, upstream: r.upstream });
+      return;
+    }
+    const down = [
+      r.store.state !== 'ok'
+        ? `its store (${r.store.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'}: ${r.store.error ?? 'unavailable'})`
+        : null,
+      r.upstream.state !== 'ok' ? `the API (${r.upstream.error ?? 'unavailable'})` : null,
+    ].filter(Boolean);
+    send(
+      503,
+      'application/problem+json',
+      {
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: `This console replica is not ready: it cannot reach ${down.join(' nor ')}. It answers 200 here again by itself once ${down.length > 1 ? 'both are' : 'it is'} back.`,
+        instance: path,
+        status_text: 'not_ready',
+        uptime_s,
+        store: r.store,
+        upstream: r.upstream,
+      },
+      { 'retry-after': String(STORE_RETRY_AFTER_S) },
+    );
+  }
+
   const server = createNodeServer(
     tls,
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
@@ -290,12 +395,17 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
           // With PORT=0 the served port is only known now.
           allowedHosts = allowedHostHeaders(port, hostNames);
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          // From now on a lost database is an outage worth a log line, and orphans are looked for.
+          store.markServing();
+          reconciler.start(reconcileEveryMs);
           resolve({ url: `${tls ? 'https' : 'http'}://${host === '127.0.0.1' ? 'localhost' : host}:${port}`, port });
         });
       });
     },
+    reconcile: () => reconciler.runOnce(),
     close: () =>
       new Promise<void>((resolve) => {
+        reconciler.stop();
         forwarder.close();
         server.close(() => {
           void store.close().then(resolve, resolve);
