@@ -5,7 +5,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Archive, ExternalLink, Square } from 'lucide-react';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { isTerminalStatus, Session as SessionSchema, type Session } from '@/api/operations/sessions';
 import { AttachmentList } from '@/components/attachment-list';
 import { Badge } from '@/components/badge';
@@ -96,9 +96,12 @@ export function SessionDetail({
         aria-label="Live status"
         role="group"
       >
-        <SessionStatusBadge status={session.status} detail={session.status_detail} />
+        {/* Slots of fixed width: a status that changes, or a count that ticks, moves nothing beside it. */}
+        <span className="flex w-60 max-w-full min-w-0">
+          <SessionStatusBadge status={session.status} detail={session.status_detail} />
+        </span>
         {session.is_archived && <Badge>Archived</Badge>}
-        <span className="text-muted" data-testid="updated-ago">
+        <span className="w-44 text-muted tabular-nums" data-testid="updated-ago">
           <SecondsAgo at={query.dataUpdatedAt} />
         </span>
         <span className="text-xs text-muted">
@@ -222,24 +225,40 @@ function SessionActions({ session }: { session: Session }) {
   );
 }
 
+/**
+ * The status changes seen, in a box of fixed height that follows the newest: the list grows while the page is
+ * open (its first entry comes after the first paint), and the details below it must not move when it does.
+ */
 function StatusTimeline({ sessionId }: { sessionId: string }) {
   const changes = useStatusTimeline(sessionId);
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [changes.length]);
   return (
     <section aria-labelledby="timeline-heading">
       <h2 id="timeline-heading" className="mb-2 text-base font-semibold">
         Status changes seen
       </h2>
-      <ol aria-label="Status changes seen" className="flex flex-col gap-1.5 border-l border-line pl-3">
-        {changes.map((c, i) => (
-          <li key={i} className="flex flex-wrap items-center gap-2 text-sm">
-            <SessionStatusBadge status={c.status} detail={c.status_detail} />
-            <time className="text-xs text-muted" dateTime={new Date(c.seenAt).toISOString()}>
-              {i === 0 ? 'first seen ' : ''}
-              {new Date(c.seenAt).toLocaleTimeString()}
-            </time>
-          </li>
-        ))}
-      </ol>
+      {/* Focusable: a keyboard can scroll it. */}
+      <div
+        ref={box}
+        tabIndex={0}
+        className="h-28 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        <ol aria-label="Status changes seen" className="flex flex-col gap-1.5 border-l border-line pl-3">
+          {changes.map((c, i) => (
+            <li key={i} className="flex flex-wrap items-center gap-2 text-sm">
+              <SessionStatusBadge status={c.status} detail={c.status_detail} />
+              <time className="text-xs text-muted" dateTime={new Date(c.seenAt).toISOString()}>
+                {i === 0 ? 'first seen ' : ''}
+                {new Date(c.seenAt).toLocaleTimeString()}
+              </time>
+            </li>
+          ))}
+        </ol>
+      </div>
       <p className="mt-1 text-xs text-muted">Changes the console has seen while this page was open.</p>
     </section>
   );

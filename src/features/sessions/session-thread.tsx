@@ -1,6 +1,10 @@
-/** A session's message thread (cursor pages, oldest first) and the composer that sends a message. */
+/**
+ * A session's message thread (cursor pages, oldest first) and the composer that sends a message. The thread
+ * scrolls in a box of fixed height, so the composer below it stays where it first painted while the messages
+ * load, as more pages are read and as the agent answers (no layout shift), and stays in reach of a long thread.
+ */
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
 import type { UploadedAttachment } from '@/api/operations/attachments';
 import { FileUpload } from '@/components/file-upload';
@@ -31,61 +35,82 @@ export function SessionThread({ session, scope = 'org' }: { session: Session; sc
     readThreadToEnd(queryClient, orgId, sessionId);
   }, [session.updated_at, session.status, queryClient, orgId, sessionId]);
 
+  // The box follows the newest message while it is scrolled to its end (the first read included), as a chat
+  // does; once the admin scrolls up to read, it stays where they are.
+  const box = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+  }, [messages.length]);
+
   return (
     <section aria-labelledby="thread-heading" className="flex flex-col gap-3">
       <h2 id="thread-heading" className="text-base font-semibold">
         Thread
       </h2>
-      {query.isPending ? (
-        <Spinner label="Loading messages…" />
-      ) : query.error && messages.length === 0 ? (
-        <ProblemView error={query.error} onRetry={() => void refetch()} />
-      ) : messages.length === 0 ? (
-        <EmptyState title="No messages yet" />
-      ) : (
-        <ol aria-label="Thread" className="flex flex-col gap-2">
-          {messages.map((m) => (
-            <li
-              key={m.event_id}
-              className={cn(
-                'max-w-[85%] rounded-lg border px-3 py-2 text-sm',
-                m.source === 'user'
-                  ? 'self-end border-accent/30 bg-accent/10'
-                  : m.source === 'guardrail'
-                    ? 'self-end border-danger/40 bg-danger/5'
-                    : 'self-start border-line bg-surface',
-              )}
-            >
-              <div className="mb-1 flex items-center gap-2 text-xs text-muted">
-                <span className={cn('font-semibold', m.source === 'guardrail' && 'text-danger')}>
-                  {m.source === 'user'
-                    ? 'User'
-                    : m.source === 'agent'
-                      ? 'Agent'
-                      : m.source === 'guardrail'
-                        ? 'Guardrail · blocked'
-                        : m.source}
-                </span>
-                <RelativeTime value={m.created_at} />
-              </div>
-              <p className="break-words whitespace-pre-wrap">{m.message}</p>
-            </li>
-          ))}
-        </ol>
-      )}
-      {query.hasNextPage && (
-        <Button
-          size="sm"
-          className="self-center"
-          onClick={() => void query.fetchNextPage()}
-          disabled={query.isFetchingNextPage}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Load more messages'}
-        </Button>
-      )}
-      {query.error && messages.length > 0 ? (
-        <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
-      ) : null}
+      <div
+        ref={box}
+        // Focusable: a keyboard can scroll it.
+        tabIndex={0}
+        data-testid="thread-scroller"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        }}
+        className="flex h-[clamp(14rem,calc(100dvh-26rem),36rem)] flex-col gap-2 overflow-y-auto overscroll-contain rounded-lg border border-line bg-bg p-2 focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        {query.isPending ? (
+          <Spinner label="Loading messages…" />
+        ) : query.error && messages.length === 0 ? (
+          <ProblemView error={query.error} onRetry={() => void refetch()} />
+        ) : messages.length === 0 ? (
+          <EmptyState title="No messages yet" />
+        ) : (
+          <ol aria-label="Thread" className="flex flex-col gap-2">
+            {messages.map((m) => (
+              <li
+                key={m.event_id}
+                className={cn(
+                  'max-w-[85%] rounded-lg border px-3 py-2 text-sm',
+                  m.source === 'user'
+                    ? 'self-end border-accent/30 bg-accent/10'
+                    : m.source === 'guardrail'
+                      ? 'self-end border-danger/40 bg-danger/5'
+                      : 'self-start border-line bg-surface',
+                )}
+              >
+                <div className="mb-1 flex items-center gap-2 text-xs text-muted">
+                  <span className={cn('font-semibold', m.source === 'guardrail' && 'text-danger')}>
+                    {m.source === 'user'
+                      ? 'User'
+                      : m.source === 'agent'
+                        ? 'Agent'
+                        : m.source === 'guardrail'
+                          ? 'Guardrail · blocked'
+                          : m.source}
+                  </span>
+                  <RelativeTime value={m.created_at} />
+                </div>
+                <p className="break-words whitespace-pre-wrap">{m.message}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+        {query.hasNextPage && (
+          <Button
+            size="sm"
+            className="self-center"
+            onClick={() => void query.fetchNextPage()}
+            disabled={query.isFetchingNextPage}
+          >
+            {query.isFetchingNextPage ? 'Loading…' : 'Load more messages'}
+          </Button>
+        )}
+        {query.error && messages.length > 0 ? (
+          <ProblemView compact error={query.error} onRetry={() => void query.fetchNextPage()} />
+        ) : null}
+      </div>
       <Composer session={session} scope={scope} />
     </section>
   );
