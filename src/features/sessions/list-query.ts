@@ -45,3 +45,21 @@ export const TIME_PRESETS: ReadonlyArray<{ label: string; seconds: number }> = [
   { label: 'Last 7 days', seconds: 7 * 86_400 },
   { label: 'Last 30 days', seconds: 30 * 86_400 },
 ];
+
+/** How long a list's route waits for its first page when it is entered (see `firstPageBriefly`). */
+export const FIRST_PAGE_WAIT_MS = 300;
+
+/**
+ * A sessions list's loader: when the list is entered (opened by its URL, whose first page the HTML already
+ * preloads, or from another screen), the route waits a moment for the first page, so the first render is the
+ * rows, not a skeleton rendered and then replaced; a slow API gets the skeleton after `FIRST_PAGE_WAIT_MS`.
+ * A change of filters on the list (`stay`) does not wait: the URL and the filter bar follow the click at once.
+ */
+export function firstPageBriefly(firstPage: Promise<unknown>, cause: 'enter' | 'stay' | 'preload'): Promise<void> {
+  const settled = firstPage.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (cause === 'stay') return Promise.resolve();
+  return Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
+}

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 /** Pure helpers of the sessions screens: URL filters, live merge, create body, status badge. */
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '@/api/operations/sessions';
 import { mergePages, type SessionsPages } from './api';
 import { formFieldOf, toCreateBody, type CreateSessionValues } from './create-session-form';
 import { sessionSearchSchema, toListFilters } from './filters';
+import { firstPageBriefly, FIRST_PAGE_WAIT_MS } from './list-query';
 import { liveSessionIds, MAX_POLLED_SESSIONS } from './live';
 import { prNumber } from './sessions-list';
 import { SessionStatusBadge } from './status-badge';
@@ -49,6 +50,39 @@ describe('URL filters', () => {
       is_archived: 'false',
     });
     expect(toListFilters(search, 'enterprise').org_ids).toEqual(['org-1']);
+  });
+});
+
+describe("the list route's wait for its first page", () => {
+  const settledWithin = async (p: Promise<void>, ms: number) => {
+    let done = false;
+    void p.then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(ms);
+    return done;
+  };
+
+  it('waits for the first page when the list is entered, at most a moment, and never fails', async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: () => void = () => {};
+      const page = new Promise<void>((resolve) => (answer = resolve));
+      const entered = firstPageBriefly(page, 'enter');
+      expect(await settledWithin(entered, 10)).toBe(false);
+      answer();
+      expect(await settledWithin(entered, 0)).toBe(true);
+
+      const slow = firstPageBriefly(new Promise(() => {}), 'enter');
+      expect(await settledWithin(slow, FIRST_PAGE_WAIT_MS - 1)).toBe(false);
+      expect(await settledWithin(slow, 1)).toBe(true);
+
+      await expect(firstPageBriefly(Promise.reject(new Error('503')), 'enter')).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not wait when the filters change on the list', async () => {
+    await expect(firstPageBriefly(new Promise(() => {}), 'stay')).resolves.toBeUndefined();
   });
 });
 

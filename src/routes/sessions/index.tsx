@@ -4,17 +4,20 @@ import { useMemo } from 'react';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
 import type { SessionSearch } from '@/features/sessions/filters';
-import { toListFilters } from '@/features/sessions/list-query';
+import { firstPageBriefly, toListFilters } from '@/features/sessions/list-query';
 import { sessionSearch } from '../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/sessions/')({
   validateSearch: sessionSearch,
   loaderDeps: ({ search }) => ({ search }),
-  loader: ({ context, deps }) =>
-    void context.queryClient
-      .infiniteQuery(sessionsInfiniteQueryOptions(ENTERPRISE_SCOPE, toListFilters(deps.search, 'enterprise')))
-      .catch(() => undefined),
+  loader: ({ context, deps, cause }) =>
+    firstPageBriefly(
+      context.queryClient.infiniteQuery(
+        sessionsInfiniteQueryOptions(ENTERPRISE_SCOPE, toListFilters(deps.search, 'enterprise')),
+      ),
+      cause,
+    ),
   component: function EnterpriseSessionsRoute() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();

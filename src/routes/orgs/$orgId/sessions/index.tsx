@@ -3,17 +3,18 @@ import { createFileRoute } from '@tanstack/react-router';
 import { organizationQueryOptions } from '@/lib/organizations';
 import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
 import type { SessionSearch } from '@/features/sessions/filters';
-import { toListFilters } from '@/features/sessions/list-query';
+import { firstPageBriefly, toListFilters } from '@/features/sessions/list-query';
 import { sessionSearch } from '../../../-search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/')({
   validateSearch: sessionSearch,
   loaderDeps: ({ search }) => ({ search }),
-  loader: ({ context, params, deps }) =>
-    void context.queryClient
-      .infiniteQuery(sessionsInfiniteQueryOptions(params.orgId, toListFilters(deps.search, 'org')))
-      .catch(() => undefined),
+  loader: ({ context, params, deps, cause }) =>
+    firstPageBriefly(
+      context.queryClient.infiniteQuery(sessionsInfiniteQueryOptions(params.orgId, toListFilters(deps.search, 'org'))),
+      cause,
+    ),
   component: function OrgSessionsRoute() {
     const { orgId } = Route.useParams();
     const search = Route.useSearch();
