@@ -1,5 +1,8 @@
-/** The streaming multipart reader: any chunking, the limit while reading, and the one-file-part rule. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The streaming multipart reader: any chunking, the limit while reading, the one-file-part rule, and the rest of a
+ * refused body drained within its bounds.
+ */
+import { describe, expect, it, vi } from 'vitest';
 import { HttpProblem } from './problem-writer';
 import { multipartBoundary, readSingleFile } from './multipart';
 
@@ -105,6 +108,89 @@ describe('readSingleFile', () => {
       open: () => ({ write: () => undefined }),
     }).catch((e: unknown) => e);
     expect((err as HttpProblem).status).toBe(415);
+  });
+
+  // A proxy streaming the body is reset when the refusal comes with the body unread: the rest is read first.
+  describe('the rest of a refused body', () => {
+    /** A body sent in `chunk`-byte pieces that records how much was read and whether it was cancelled. */
+    function watched(body: Buffer, chunk: number, stallAt = Infinity) {
+      const seen = { read: 0, cancelled: false, resume: () => undefined as void };
+      let at = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          if (at >= stallAt) {
+            await new Promise<void>((r) => (seen.resume = r));
+            stallAt = Infinity;
+          }
+          if (at >= body.length) return c.close();
+          const piece = body.subarray(at, at + chunk);
+          at += piece.length;
+          seen.read = at;
+          c.enqueue(piece);
+        },
+        cancel() {
+          seen.cancelled = true;
+        },
+      });
+      const req = new Request('http://x/', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': `multipart/form-data; boundary=${B}` },
+        duplex: 'half',
+      } as RequestInit);
+      return { req, seen };
+    }
+    const opts = (drainMs = 5_000) => ({
+      field: 'file',
+      maxBytes: 1000,
+      envelopeBytes: 500,
+      drainMs,
+      open: () => ({ write: () => undefined }),
+    });
+    const wrongPart = (size: number) =>
+      Buffer.concat([
+        part('Content-Disposition: form-data; name="other"; filename="a"', Buffer.alloc(size, 0x61)),
+        Buffer.from(`\r\n--${B}--\r\n`),
+      ]);
+
+    it('is read to its end, not cancelled, before the refusal is answered', async () => {
+      const body = wrongPart(1200);
+      const { req, seen } = watched(body, 64);
+      const err = await readSingleFile(req, opts()).catch((e: unknown) => e);
+      expect((err as HttpProblem).status).toBe(422);
+      expect(seen).toMatchObject({ read: body.length, cancelled: false });
+      expect((err as HttpProblem).headers.connection).toBeUndefined();
+
+      const notMultipart = watched(body, 64);
+      const refused = await readSingleFile(
+        new Request(notMultipart.req, { headers: { 'content-type': 'text/plain' } }),
+        opts(),
+      ).catch((e: unknown) => e);
+      expect((refused as HttpProblem).status).toBe(415);
+      expect(notMultipart.seen).toMatchObject({ read: body.length, cancelled: false });
+    });
+
+    it('is read no further than the upload’s limit: past it, cancelled, and the connection closes', async () => {
+      const { req, seen } = watched(wrongPart(5000), 100);
+      const err = await readSingleFile(req, opts()).catch((e: unknown) => e);
+      expect((err as HttpProblem).status).toBe(422);
+      expect(seen.cancelled).toBe(true);
+      expect(seen.read).toBeLessThanOrEqual(1500 + 100);
+      expect((err as HttpProblem).headers.connection).toBe('close');
+    });
+
+    it('from a stalled sender: the refusal is answered after the time bound, the rest still read', async () => {
+      const body = wrongPart(800);
+      const { req, seen } = watched(body, 64, 256);
+      const started = Date.now();
+      const err = await readSingleFile(req, opts(50)).catch((e: unknown) => e);
+      expect((err as HttpProblem).status).toBe(422);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(seen).toMatchObject({ read: 256, cancelled: false });
+      seen.resume();
+      await vi.waitFor(() => expect(seen.read).toBe(body.length));
+      expect(seen.cancelled).toBe(false);
+    });
   });
 
   it('reads the boundary of a Content-Type, quoted or not', () => {

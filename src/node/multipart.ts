@@ -1,9 +1,11 @@
 /**
  * A streaming reader of a `multipart/form-data` body that holds exactly one file part (the attachment upload).
  * The file's bytes go to a sink as they arrive; nothing larger than a chunk and the boundary is held in memory,
- * and the size limit holds while reading (413 as soon as it is crossed, whatever the declared length).
+ * and the size limit holds while reading (413 as soon as it is crossed, whatever the declared length). A refused
+ * body is drained (bounded) before the refusal is answered, so a proxy streaming it gets the problem, not a reset.
  */
 import { HttpProblem, unprocessable } from './problem-writer';
+import { drainReader, type Drained } from './read-body';
 
 export interface FilePart {
   /** The part's name (the form field). */
@@ -27,7 +29,16 @@ export interface ReadFileOptions {
   envelopeBytes: number;
   /** Called once, when the file part's headers are read: where its bytes go. */
   open(part: FilePart): FileSink | Promise<FileSink>;
+  /** How long a refused body's rest is read before the refusal is answered anyway (default DRAIN_MS). */
+  drainMs?: number;
 }
+
+/**
+ * How long the rest of a refused upload is read before the refusal is answered. On loopback (the embedded
+ * sandbox behind the console's proxy) a whole 10 MiB body drains in milliseconds; a slower sender gets the answer
+ * after this while its body goes on draining (see drainReader).
+ */
+export const DRAIN_MS = 5_000;
 
 const MAX_HEADER_BYTES = 8 * 1024;
 const CRLF = Buffer.from('\r\n');
@@ -38,6 +49,25 @@ export function multipartBoundary(contentType: string | null | undefined): strin
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) return null;
   const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(contentType);
   return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+/**
+ * Drops what is left of a refused body, up to `maxBytes` and DRAIN_MS, before the refusal is answered. A body
+ * that goes past the bound is cancelled, and its refusal says the connection closes.
+ */
+async function refuse(
+  problem: unknown,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+  maxMs: number,
+): Promise<never> {
+  let drained: Drained = 'over';
+  if (maxBytes > 0) drained = await drainReader(reader, { maxBytes, maxMs });
+  else await reader.cancel().catch(() => undefined);
+  if (drained === 'over' && problem instanceof HttpProblem && !problem.headers.connection) {
+    throw new HttpProblem(problem.status, problem.detail, problem.extra, { ...problem.headers, connection: 'close' });
+  }
+  throw problem;
 }
 
 function tooLarge(maxBytes: number): HttpProblem {
@@ -87,22 +117,29 @@ function parseHeaders(block: Buffer): Record<string, string> {
 /**
  * Reads the request's multipart body: exactly one part, named `opts.field`, carrying a file. Answers the part
  * and the file's size once the closing boundary has been read; throws an HttpProblem (413, 415, 422) otherwise,
- * having cancelled the body. The sink may have received bytes of a refused file: its owner discards them.
+ * having read the rest of the body within the upload's byte limit (cancelled past it). The sink may have
+ * received bytes of a refused file: its owner discards them.
  */
 export async function readSingleFile(
   request: Request,
   opts: ReadFileOptions,
 ): Promise<{ part: FilePart; size: number }> {
-  const boundary = multipartBoundary(request.headers.get('content-type'));
-  if (!boundary) {
-    await request.body?.cancel().catch(() => undefined);
-    throw new HttpProblem(415, `Send the file as Content-Type: multipart/form-data with one part named ${opts.field}`);
-  }
   const totalLimit = opts.maxBytes + opts.envelopeBytes;
+  const drainMs = opts.drainMs ?? DRAIN_MS;
   const declared = Number(request.headers.get('content-length') ?? NaN);
+  // A declared length over the limit is refused unread: nothing that long is read, even to be dropped.
   if (declared > totalLimit) {
     await request.body?.cancel().catch(() => undefined);
     throw tooLarge(opts.maxBytes);
+  }
+  const boundary = multipartBoundary(request.headers.get('content-type'));
+  if (!boundary) {
+    const refusal = new HttpProblem(
+      415,
+      `Send the file as Content-Type: multipart/form-data with one part named ${opts.field}`,
+    );
+    if (request.body) await refuse(refusal, request.body.getReader(), totalLimit, drainMs);
+    throw refusal;
   }
   const reader = request.body?.getReader();
   if (!reader) throw malformed(`the body is empty; it must hold one part named ${opts.field}`);
@@ -240,8 +277,8 @@ export async function readSingleFile(
       if (total > totalLimit) throw tooLarge(opts.maxBytes);
     }
   } catch (err) {
-    await reader.cancel().catch(() => undefined);
-    throw err;
+    // Past the limit nothing more is read; short of it, the rest is, so the refusal reaches the client.
+    return refuse(err, reader, total > totalLimit ? 0 : totalLimit - total, drainMs);
   }
   if (!part) throw malformed(`the body must hold one part named ${opts.field}`);
   return { part, size };

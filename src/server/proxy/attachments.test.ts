@@ -1,8 +1,9 @@
 /**
  * Attachments through the console's proxy, over real HTTP: a multipart upload is streamed to the API (bytes
- * reach it before the browser has sent them all), cut off at the size limit while streaming (413), and admitted
- * on the upload path only; a download follows the API's redirect itself, without the credential, so the browser
- * gets the file byte-identical from the console and the signed URL's host never sees the credential.
+ * reach it before the browser has sent them all), cut off at the size limit while streaming (413), a malformed
+ * one answered with the API's 4xx problem (never a reset connection), and admitted on the upload path only; a
+ * download follows the API's redirect itself, without the credential, so the browser gets the file
+ * byte-identical from the console and the signed URL's host never sees the credential.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -109,6 +110,58 @@ describe('with the sandbox behind the proxy', () => {
     });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.text).detail).toMatch(/larger than/);
+  });
+
+  // The sandbox used to answer a refusal and close with the body half read: the reset overtook the answer, and the
+  // proxy, still streaming the upload, reported "reset the connection" (502) about one time in two.
+  it('answers a malformed upload with the sandbox’s problem (4xx), never a reset connection (502)', async () => {
+    const path = `/api/v3/organizations/${orgId}/attachments`;
+    const rest = Buffer.alloc(1024 * 1024, 0x61);
+    const disposition = (params: string) =>
+      Buffer.from(`--bb\r\nContent-Disposition: form-data; ${params}\r\nContent-Type: text/plain\r\n\r\n`);
+    const cases: Array<[string, string, Buffer, number, RegExp]> = [
+      [
+        'another part',
+        'multipart/form-data; boundary=bb',
+        disposition('name="other"; filename="a.txt"'),
+        422,
+        /part named other/,
+      ],
+      [
+        'a NUL in the name',
+        'multipart/form-data; boundary=bb',
+        disposition(`name="file"; filename*=UTF-8''a%00b.txt`),
+        422,
+        /^File name contains a NUL/,
+      ],
+      [
+        'a right-to-left override',
+        'multipart/form-data; boundary=bb',
+        disposition(`name="file"; filename*=UTF-8''a%E2%80%AEtxt.exe`),
+        422,
+        /right-to-left override/,
+      ],
+      [
+        'no boundary',
+        'multipart/form-data; charset=utf-8',
+        disposition('name="file"; filename="a.txt"'),
+        415,
+        /multipart\/form-data/,
+      ],
+    ];
+    for (const [what, type, head, status, detail] of cases) {
+      for (const chunked of [true, false]) {
+        const body = Buffer.concat([head, rest, Buffer.from('\r\n--bb--\r\n')]);
+        const res = await post(
+          c.port,
+          path,
+          { ...origin, 'content-type': type, ...(chunked ? {} : { 'content-length': String(body.length) }) },
+          (req) => void req.end(body),
+        );
+        expect(res.status, `${what}, ${chunked ? 'chunked' : 'with a length'}: ${res.text}`).toBe(status);
+        expect(JSON.parse(res.text).detail).toMatch(detail);
+      }
+    }
   });
 
   it('admits multipart on the upload path only; every other rule stays', async () => {

@@ -1,14 +1,17 @@
 /**
  * Attachments in the sandbox. Upload streams a multipart body into the data directory (memory for ':memory:')
- * with the size limit enforced while streaming (413), and answers `{attachment_id, name, url}`. Download answers,
- * as the real service does, a redirect to a short-lived signed URL (HMAC-SHA256 over id, name and expiry; 60 s)
- * that the sandbox serves itself at `/attachment-files/…`, outside `/v3`, without a credential. Uploads are
- * audited; the seed puts a few files in every organization and attaches them to some of its sessions.
+ * with the size limit enforced while streaming (413), and answers `{attachment_id, name, url}`; a file name with
+ * a control or text-direction character is refused (422), and a refused body is read to its end first (bounded),
+ * so a proxy streaming it gets the refusal rather than a reset connection. Download answers, as the real service
+ * does, a redirect to a short-lived signed URL (HMAC-SHA256 over id, name and expiry; 60 s) that the sandbox
+ * serves itself at `/attachment-files/…`, outside `/v3`, without a credential. Uploads are audited; the seed puts
+ * a few files in every organization and attaches them to some of its sessions.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   ATTACHMENT_FIELD,
   ATTACHMENT_LIMITS,
+  attachmentNameRefusal,
   cleanAttachmentName,
   type UploadedAttachment,
 } from '../../../api/operations/attachments';
@@ -86,17 +89,10 @@ async function upload(
       maxBytes: ATTACHMENT_LIMITS.maxBytes,
       envelopeBytes: ATTACHMENT_LIMITS.envelopeBytes,
       open: async (part) => {
-        const clean = cleanAttachmentName(part.filename);
-        if (clean === null) {
-          throw unprocessable([
-            {
-              loc: ['body', ATTACHMENT_FIELD],
-              msg: `the file needs a name of 1 to ${ATTACHMENT_LIMITS.name} characters`,
-              type: 'multipart',
-            },
-          ]);
-        }
-        name = clean;
+        const refusal = attachmentNameRefusal(part.filename);
+        if (refusal)
+          throw unprocessable([{ loc: ['body', ATTACHMENT_FIELD], msg: refusal, type: 'value_error' }], refusal);
+        name = cleanAttachmentName(part.filename)!;
         pending = await beginFile(ctx.db, id);
         const file = pending;
         return {
