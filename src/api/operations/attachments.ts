@@ -5,11 +5,13 @@
  * short-lived signed URL, as the real service does; the file itself is served there, without the credential.
  *
  * The size limit is the console's and the sandbox's (the spec shows none): 10 MiB (10,485,760 bytes) per file, checked by the form
- * before sending, by the console's proxy while streaming, and by the sandbox while storing (413 beyond).
+ * before sending, by the console's proxy while streaming, and by the sandbox while storing (413 beyond). A file name
+ * holds no control or text-direction character (422; see attachmentNameRefusal).
  */
 import { z } from 'zod';
 import { OrgId } from '../conventions';
 import { defineOperations } from './define';
+import { unsafeNameMessage } from './name-characters';
 
 export const ATTACHMENT_LIMITS = {
   /** Largest file, in bytes (10 MiB). */
@@ -40,16 +42,30 @@ export const UploadedAttachment = z.looseObject({
 });
 export type UploadedAttachment = z.infer<typeof UploadedAttachment>;
 
+/** The last segment of what the browser sent as a file name (no directories). */
+const lastSegment = (raw: string) => raw.split(/[\\/]/).pop() ?? '';
+
 /**
- * A file name as stored: the last segment of what the browser sent (no directories), without control
- * characters, 1–255 characters. Null when nothing usable is left.
+ * Why a file name cannot be stored, or null when it can: control and text-direction characters are refused
+ * (name-characters.ts: "File name contains a right-to-left override (U+202E) at character 8; …"), never silently
+ * removed, and what is left once trimmed must be 1–255 characters, not `.` or `..`.
  */
+export function attachmentNameRefusal(raw: string): string | null {
+  const base = lastSegment(raw);
+  const unsafe = unsafeNameMessage('File name', base);
+  if (unsafe) return unsafe;
+  const name = base.trim();
+  if (!name) return 'File name must not be empty';
+  if (name === '.' || name === '..') return `File name cannot be ${name}`;
+  if (name.length > ATTACHMENT_LIMITS.name) {
+    return `File name is at most ${ATTACHMENT_LIMITS.name} characters; this one has ${name.length}`;
+  }
+  return null;
+}
+
+/** A file name as stored: the last segment of what the browser sent, trimmed; null when it is refused. */
 export function cleanAttachmentName(raw: string): string | null {
-  const base = raw.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const name = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (!name || name === '.' || name === '..' || name.length > ATTACHMENT_LIMITS.name) return null;
-  return name;
+  return attachmentNameRefusal(raw) === null ? lastSegment(raw).trim() : null;
 }
 
 const DOWNLOAD_PATH = /^\/v3\/organizations\/(org-[^/?#]+)\/attachments\/([^/?#]+)\/([^/?#]+)$/;

@@ -15,8 +15,12 @@ import { pageOf } from '../page';
 import { SERVICE_USER_MANAGEMENT_PERMISSIONS } from '../permissions';
 import { defineOperations } from './define';
 import { RoleAssignment, RoleId, RoleIdBody } from './members';
+import { unsafeNameCharacter, unsafeNameMessage } from './name-characters';
 
-/** A service user's name is 1 to 256 characters; its lifetime at most 365 days (none: it does not expire). */
+/**
+ * A service user's name is 1 to 256 characters, without control or text-direction characters (name-characters.ts);
+ * its lifetime at most 365 days (none: it does not expire).
+ */
 export const SERVICE_USER_LIMITS = { name: { min: 1, max: 256 }, lifetimeDays: { min: 1, max: 365 } } as const;
 
 export const ServiceUser = z.looseObject({
@@ -51,7 +55,11 @@ export const CreateServiceUserBody = z.strictObject({
       error: (iss) => `name is at most ${NAME.max} characters; this one has ${String(iss.input).length}`,
     })
     // Blank counts as empty (an empty one is reported once, by min).
-    .refine((s) => s.length === 0 || s.trim().length > 0, { message: 'name must not be empty' }),
+    .refine((s) => s.length === 0 || s.trim().length > 0, { message: 'name must not be empty' })
+    // Named as the form labels the field: the form shows this message under it, the API in its problem.
+    .refine((s) => unsafeNameCharacter(s) === null, {
+      error: (iss) => unsafeNameMessage('Name', String(iss.input)) ?? 'Name holds a character a name cannot hold',
+    }),
   role_id: RoleId,
   /** Days until the credential expires, 1 to 365; omitted or null: it does not expire. */
   lifetime_days: z

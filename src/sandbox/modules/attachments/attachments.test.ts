@@ -1,8 +1,8 @@
 /**
  * Attachments over HTTP: a multipart upload streamed into the store (memory and data directory), the size limit
- * while streaming (413, nothing kept), bad bodies (415, 422), the download's redirect to a short-lived signed URL
- * served without a credential (byte-identical; tampered or expired → 403), 404s, audit, and sessions created
- * with `attachment_urls`.
+ * while streaming (413, nothing kept), bad bodies (415, 422), file names with control or text-direction
+ * characters (422), the download's redirect to a short-lived signed URL served without a credential
+ * (byte-identical; tampered or expired → 403), 404s, audit, and sessions created with `attachment_urls`.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -143,6 +143,33 @@ describe('upload', () => {
     expect(res.body.errors.length).toBeGreaterThan(0);
     expect(rows()).toBe(before);
     expect(stored().filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it.each([
+    ['a NUL', 'report\u0000.pdf', /NUL character \(U\+0000\) at character 7/],
+    ['a right-to-left override', 'invoice\u202Efdp.exe', /right-to-left override \(U\+202E\) at character 8/],
+    ['a left-to-right isolate', 'a\u2066b.txt', /U\+2066/],
+    ['a right-to-left mark', 'a\u200Fb.txt', /U\+200F/],
+    ['a C1 control', 'a\u0085b.txt', /control character \(U\+0085\)/],
+    ['an escape', 'a\u001b[31mb.txt', /escape character \(U\+001B\)/],
+  ])('refuses a file name with %s (422 naming the file name), keeping nothing', async (_what, name, why) => {
+    const before = rows();
+    // Sent as filename* (RFC 5987): a browser's filename="…" escapes some of these on the way.
+    const boundary = 'x-boundary-names';
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.txt"; filename*=UTF-8''${encodeURIComponent(name)}\r\n\r\nhello\r\n--${boundary}--\r\n`,
+    );
+    const res = await fetch(sb.url + uploadPath(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(422);
+    const problem = (await res.json()) as { detail: string; errors: Array<{ loc: string[]; msg: string }> };
+    expect(problem.detail).toMatch(/^File name contains /);
+    expect(problem.detail).toMatch(why);
+    expect(problem.errors[0]!.loc).toEqual(['body', 'file']);
+    expect(rows()).toBe(before);
   });
 
   it('answers 415 to a body that is not multipart, and 403 to the viewer (UseAgentSessions)', async () => {
