@@ -67,6 +67,8 @@ export interface ConsoleServerOptions {
    * PostgreSQL is asynchronous; without it, SQLite in DATA_DIR is opened here. The server closes it.
    */
   store?: ConsoleStore;
+  /** How long one probe of the API answers for on `/console/readyz` (default 2 s; tests shorten it). */
+  readinessCacheMs?: number;
 }
 
 export interface ConsoleServer {
@@ -156,7 +158,11 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   // History and settings are redacted before they are written (the credential never reaches the disk).
   const store = redactingStore(opts.store ?? openSqliteConsoleStore(config.dataDir, storeOptionsOf(config)), redactor);
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
-  const readiness = createReadiness({ storeHealth: () => store.health(), upstream: opts.upstream });
+  const readiness = createReadiness({
+    storeHealth: () => store.health(),
+    upstream: opts.upstream,
+    cacheMs: opts.readinessCacheMs,
+  });
   const reconciler = createReconciler({ store, upstream: upstreamClient });
   const reconcileEveryMs = (config.reconcileIntervalS ?? 15) * 1000;
   const consoleApp = createConsoleApp({

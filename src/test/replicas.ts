@@ -5,7 +5,7 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createConsoleServer, type ConsoleServer } from '../server/app';
+import { createConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../server/app';
 import type { Config } from '../server/config';
 import { openPostgresConsoleStore } from '../server/console/storage/console-store';
 import { rawRequest, testConfig } from './harness';
@@ -31,12 +31,16 @@ export async function startReplica(
   databaseUrl: string,
   upstream: { baseUrl: string; apiKey: string },
   config: Partial<Config> = {},
+  /** The store's options (lease lifetime, write budget, pool size, guarded-change limits). */
+  storeOpts: Parameters<typeof openPostgresConsoleStore>[1] = {},
+  serverOpts: Pick<ConsoleServerOptions, 'readinessCacheMs'> = {},
 ): Promise<Replica> {
-  const store = await openPostgresConsoleStore(databaseUrl, { log: () => undefined });
+  const store = await openPostgresConsoleStore(databaseUrl, { log: () => undefined, ...storeOpts });
   const server = createConsoleServer({
     config: testConfig({ consoleAuth: 'on', accessToken: REPLICA_TOKEN, databaseUrl, ...config }),
     upstream,
     store,
+    ...serverOpts,
   });
   const { port } = await server.listen();
   const origin = `http://localhost:${port}`;
@@ -79,12 +83,18 @@ export async function startReplica(
 
 /**
  * A pass-through proxy to `target` that holds the requests `slow` picks for `delayMs` before forwarding them.
- * `hits` counts the requests it forwarded per method and path.
+ * `hits` counts the requests it forwarded per method and path. `setDown(true)` makes it cut every request (the
+ * API unreachable) until `setDown(false)`.
  */
 export async function startDelayingProxy(target: string, delayMs: number, slow: (req: IncomingMessage) => boolean) {
   const base = new URL(target);
   const hits: string[] = [];
+  let down = false;
   const server = createServer((req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     const forward = () => {
       hits.push(`${req.method} ${req.url}`);
       const up = httpRequest(
@@ -111,6 +121,7 @@ export async function startDelayingProxy(target: string, delayMs: number, slow: 
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    setDown: (value: boolean) => void (down = value),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -5,9 +5,10 @@
  * whole and new changes are recorded. This file stops its own throwaway cluster (not the run's shared one).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestSandbox } from '../../test/harness';
+import { ADMIN, rawRequest, startTestSandbox } from '../../test/harness';
 import { startPostgresCluster, type PostgresCluster } from '../../test/postgres';
-import { permissionInput, startReplica, type Replica } from '../../test/replicas';
+import { gitPermissionSetVersion } from '../../api/git-permissions/set-diff';
+import { permissionInput, startDelayingProxy, startReplica, type Replica } from '../../test/replicas';
 
 let cluster: PostgresCluster;
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -80,6 +81,20 @@ describe('the database stops for a few seconds', () => {
       expect(h.status).toBe(503);
       expect(h.body.store).toMatchObject({ kind: 'postgres', state: 'unavailable' });
       expect(h.body.store.unavailable_since).toBeGreaterThan(0);
+
+      // Readiness says the store is down (and since when); liveness does not: restarting would not help.
+      const ready = await r.call('GET', '/console/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ store: { state: 'unavailable' }, upstream: { state: 'ok' } });
+      expect(ready.body.store.since).toBeGreaterThan(0);
+      expect((await r.call('GET', '/console/livez')).status).toBe(200);
+      // A browser loading a page gets a page it can read, not problem JSON.
+      const page = await rawRequest(r.port, 'GET', '/orgs', { accept: 'text/html,application/xhtml+xml', cookie });
+      expect(page.status).toBe(503);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['retry-after']).toBeDefined();
+      expect(page.text).toContain('The console is temporarily unavailable');
+      expect(page.text).not.toContain('"status"');
     }
     const history = await b.call('GET', `/console/git-permissions/orgs/${org}/revisions`, { cookie });
     expect(history.status).toBe(503);
@@ -104,6 +119,8 @@ describe('the database stops for a few seconds', () => {
         return h.status === 200 ? h : undefined;
       });
       expect(back.body.store).toMatchObject({ state: 'ok', unavailable_since: null, error: null });
+      // Ready again by itself.
+      expect((await r.call('GET', '/console/readyz')).status).toBe(200);
       // The session opened before the outage still works on both.
       expect((await r.call('GET', '/console/session', { cookie })).status).toBe(200);
     }
@@ -119,4 +136,67 @@ describe('the database stops for a few seconds', () => {
     expect(again.body.revision).toMatchObject({ revision_id: 2, status: 'applied' });
     expect(again.body.version).toBe(start.body.version);
   }, 60_000);
+});
+
+describe('fencing: the database restarts in the middle of a change against a slow upstream', () => {
+  it('never answers two 200s for one version: the change that lost its lease stops before writing (3 rounds)', async () => {
+    // Reading a set takes 1.2 s; leases last 300 ms. A's change starts, the database restarts 250 ms in and
+    // stays down 500 ms (longer than A's lease), and B's change with the same version starts once it is back.
+    const proxy = await startDelayingProxy(
+      sandbox.url,
+      1_200,
+      (req) => req.method === 'GET' && /\/git-providers\/permissions/.test(req.url ?? ''),
+    );
+    const url = cluster.url(new URL(a.server.store.postgres!.pool.options.connectionString!).pathname.slice(1));
+    const upstream = { baseUrl: proxy.url, apiKey: ADMIN };
+    const lease = { leaseTtlMs: 300, writeBudgetMs: 2_000 };
+    const [a2, b2] = await Promise.all([
+      startReplica(url, upstream, {}, lease),
+      startReplica(url, upstream, {}, lease),
+    ]);
+    const orgs = (await sandbox.api.get('/v3/enterprise/organizations?first=200')).body.items.map((o: any) => o.org_id);
+    const org = orgs[6]!; // 16 permissions
+    const cookie = await a2.signIn();
+    const outcomes: string[] = [];
+    try {
+      for (let round = 0; round < 3; round++) {
+        const items = (await sandbox.api.get(`/v3/enterprise/organizations/${org}/git-providers/permissions?first=200`))
+          .body.items;
+        const version = gitPermissionSetVersion(items);
+        const base = items.map(permissionInput);
+        const path = `/console/git-permissions/orgs/${org}`;
+        const viaA = a2.call('PUT', path, { cookie, json: { base_version: version, permissions: base.slice(1) } });
+        await new Promise((r) => setTimeout(r, 250));
+        await cluster.stop();
+        await new Promise((r) => setTimeout(r, 500));
+        await cluster.start();
+        const rb = await b2.call('PUT', path, {
+          cookie,
+          json: {
+            base_version: version,
+            permissions: base.map((p: any, i: number) => (i ? p : { ...p, read_only: !p.read_only })),
+          },
+        });
+        const ra = await viaA;
+        outcomes.push(`${ra.status}${ra.body?.reason ? ` ${ra.body.reason}` : ''}/${rb.status}`);
+        // A lost its lease while the database was down (or met the database still down): it wrote nothing and
+        // says so; B's change applies.
+        expect(ra.status, `round ${round}`).toBe(503);
+        expect(ra.body.detail).toMatch(/Nothing was applied/);
+        expect(rb.status, `round ${round}`).toBe(200);
+        const now = await sandbox.api.get(`/v3/enterprise/organizations/${org}/git-providers/permissions?first=200`);
+        expect(gitPermissionSetVersion(now.body.items)).toBe(rb.body.version);
+      }
+      const hist = await b2.call('GET', `/console/git-permissions/orgs/${org}/revisions?first=50`, { cookie });
+      // Every applied change built on the one before it: none was silently overwritten.
+      const applied = hist.body.items.filter((r: any) => r.status === 'applied').reverse();
+      expect(applied).toHaveLength(3);
+      for (let i = 1; i < applied.length; i++) expect(applied[i].previous_version).toBe(applied[i - 1].result_version);
+      expect(hist.body.items.filter((r: any) => r.status === 'applying')).toEqual([]);
+      console.info(`[fencing] database restart rounds (A/B): ${outcomes.join(', ')}`);
+    } finally {
+      await Promise.all([a2.close(), b2.close()]);
+      await proxy.close();
+    }
+  }, 30_000);
 });

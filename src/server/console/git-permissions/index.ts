@@ -35,7 +35,7 @@ import type { Redactor } from '../../redact';
 import type { ConsoleHandler, ConsoleHandlers } from '../mount';
 import { HttpProblem } from '../../../node/problem-writer';
 import type { UpstreamClient } from '../upstream-client';
-import { LockLost, type Fence, type SetLocks } from '../storage/locks';
+import { LockLost, notAppliedForStore, type Fence, type SetLocks } from '../storage/locks';
 import { StoreUnavailable } from '../storage/postgres';
 import type { FinishRevision, RevisionStore } from './store';
 
@@ -157,7 +157,9 @@ export function gitPermissionHandlers(deps: GitPermissionDeps): ConsoleHandlers 
 
   /** Runs changes to one organization one after another, across every replica sharing the store. */
   const serialized = <T>(orgId: string, work: (fence: Fence) => Promise<T>): Promise<T> =>
-    deps.store.locks.run('git-permissions', orgId, work);
+    deps.store.locks.run('git-permissions', orgId, work).catch((err: unknown) => {
+      throw err instanceof StoreUnavailable ? notAppliedForStore(err) : err;
+    });
 
   interface ChangeRequest {
     orgId: string;

@@ -29,7 +29,7 @@ import { HttpProblem } from '../../../node/problem-writer';
 import type { Redactor } from '../../redact';
 import type { ConsoleHandlers } from '../mount';
 import type { UpstreamClient } from '../upstream-client';
-import { LockLost, type Fence } from '../storage/locks';
+import { LockLost, notAppliedForStore, type Fence } from '../storage/locks';
 import { StoreUnavailable } from '../storage/postgres';
 import type { IpAccessListRevisionStore, IpRevisionOutcome } from './store';
 
@@ -203,7 +203,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
     }
     const lockedOut = checkLockout(req.desired, req.override_enterprise_name);
     checkEgressConfirmed(req.desired, req.confirmedRange);
-    return store.serialize(async (fence) => {
+    return serializeChange(async (fence) => {
       const current = await readCurrent(req.signal);
       const currentVersion = ipAccessListVersion(current);
       if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
@@ -273,6 +273,12 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
       return { ...answer(result), revision: await store.summary(id).catch(() => null), unchanged: false };
     });
   }
+
+  /** One change at a time; a store that fails under it (before any write) answers "nothing was applied". */
+  const serializeChange = <T>(work: (fence: Fence) => Promise<T>): Promise<T> =>
+    store.serialize(work).catch((err: unknown) => {
+      throw err instanceof StoreUnavailable ? notAppliedForStore(err) : err;
+    });
 
   /**
    * Records how a change ended after proving the lock is still held; a store that cannot be reached is tried

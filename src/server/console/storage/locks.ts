@@ -103,6 +103,20 @@ export function createSlots(limits: GuardedLimits = {}) {
   };
 }
 
+/**
+ * The 503 of a guarded change whose store failed under it. Every store call that can fail this way comes
+ * before the upstream write (taking the lock, recording the previous set); after the write a failure to record
+ * is retried and then answered as applied. So nothing was applied, and the admin is told so.
+ */
+export function notAppliedForStore(err: StoreUnavailable): HttpProblem {
+  return new HttpProblem(
+    503,
+    `${err.message}. Nothing was applied: the change stopped before writing to the API. This console replica answers again by itself once its database is back; apply the change again then.`,
+    { title: 'Service Unavailable', store: err.store, applied: 'none' },
+    { 'retry-after': '5' },
+  );
+}
+
 const noFence: Fence = { check: async () => undefined, token: null };
 
 /** One process: changes to one set run one after another, in the order they came. */
