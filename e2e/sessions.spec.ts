@@ -185,3 +185,35 @@ test('an unknown session shows a not-found view', async ({ page, request }) => {
   await page.goto(`/orgs/${orgId}/sessions/session-doesnotexist`);
   await expect(page.getByRole('heading', { name: 'Session not found' })).toBeVisible();
 });
+
+test('the list paints without its menus, which load on first use; a session page does not shift as its thread loads', async ({
+  page,
+  request,
+}) => {
+  const [orgId] = await orgIds(request);
+  const deferred: string[] = [];
+  page.on('request', (r) => {
+    if (/\/(control-menus|bulk-dialog)-[^/]*\.js$/.test(new URL(r.url()).pathname)) deferred.push(r.url());
+  });
+  await page.goto(`/orgs/${orgId}/sessions`);
+  await expect(page.getByRole('table', { name: 'Sessions' }).getByRole('row').nth(1)).toBeVisible();
+  expect(deferred).toEqual([]);
+  await page.getByRole('button', { name: 'Views' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Save current view…' })).toBeVisible();
+  expect(deferred).toHaveLength(1);
+
+  const res = await request.get(`/api/v3/organizations/${orgId}/sessions?first=1&status=exit`);
+  const sessionId = ((await res.json()) as { items: Array<{ session_id: string }> }).items[0]!.session_id;
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+        if (!e.hadRecentInput) w.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`/orgs/${orgId}/sessions/${sessionId}`);
+  await expect(page.getByRole('list', { name: 'Thread' }).getByRole('listitem').first()).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBeLessThanOrEqual(0.02);
+});
