@@ -165,4 +165,33 @@ describe('access control and HTTPS settings', () => {
       expect((e as Error).message).not.toMatch(/a-long-enough-token-1234|short-token/);
     }
   });
+
+  it('takes the pool size and the bound on guarded changes, and refuses a pool they could starve', () => {
+    const url = 'postgres://console@db.internal/console';
+    expect(load({})).toMatchObject({
+      databasePoolSize: 10,
+      maxGuardedChanges: 4,
+      guardedChangesQueue: 100,
+      reconcileIntervalS: 15,
+    });
+    expect(
+      load({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: '30',
+        CONSOLE_MAX_GUARDED_CHANGES: '12',
+        CONSOLE_GUARDED_CHANGES_QUEUE: '0',
+      }),
+    ).toMatchObject({ databasePoolSize: 30, maxGuardedChanges: 12, guardedChangesQueue: 0 });
+    try {
+      load({ DATABASE_URL: url, DATABASE_POOL_SIZE: '8', CONSOLE_MAX_GUARDED_CHANGES: '4' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ConfigError).problems).toEqual([
+        expect.stringMatching(/DATABASE_POOL_SIZE=8 is too small.*at least 10/),
+      ]);
+    }
+    // Without PostgreSQL there is no pool to starve.
+    expect(load({ DATABASE_POOL_SIZE: '2', CONSOLE_MAX_GUARDED_CHANGES: '50' }).maxGuardedChanges).toBe(50);
+    expect(() => load({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE must be an integer from 2/);
+  });
 });
