@@ -38,10 +38,19 @@ const ACTION_LABEL: Record<string, string> = {
   update: 'Read-only toggle',
 };
 
+/** What reconciliation found for a change left unfinished (a replica stopped mid-change), when it closed it. */
+const RECONCILED_LABEL: Record<string, string> = {
+  applied: 'applied (reconciled)',
+  not_applied: 'not applied (reconciled)',
+  partly_applied: 'partly applied (reconciled)',
+  changed_elsewhere: 'unknown: changed since (reconciled)',
+};
+
 function RevisionStatus({ r }: { r: GitPermissionRevisionSummary }) {
+  const reconciled = typeof r.reconciled_outcome === 'string' ? RECONCILED_LABEL[r.reconciled_outcome] : undefined;
   return (
     <Badge tone={STATUS_TONE[r.status] ?? 'neutral'} title={r.error ?? undefined}>
-      {r.status}
+      {reconciled ?? r.status}
     </Badge>
   );
 }
@@ -431,7 +440,13 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
       {r.error && (
         <div className="mb-3">
           <GitProblemView
-            error={new Error(`This change ${r.status === 'partial' ? 'stopped half-way' : 'failed'}: ${r.error}`)}
+            error={
+              new Error(
+                typeof r.reconciled_outcome === 'string'
+                  ? `This change was left unfinished and reconciled with the API afterwards: ${r.error}`
+                  : `This change ${r.status === 'partial' ? 'stopped half-way' : 'failed'}: ${r.error}`,
+              )
+            }
           />
         </div>
       )}

@@ -30,6 +30,13 @@ import { DiffTable, LockedOutOrError } from './ip-access-list-screen';
 
 type Restore = { revision: IpAccessListRevisionSummary; set: 'previous' | 'result' };
 
+/** What reconciliation found for a change left unfinished, when it was reconciliation that closed it. */
+const RECONCILED_LABEL: Record<string, string> = {
+  applied: 'Applied (reconciled)',
+  not_applied: 'Not applied (reconciled)',
+  changed_elsewhere: 'Unknown: changed since (reconciled)',
+};
+
 const ACTION_LABEL = { replace: 'Edited', clear: 'Cleared', restore: 'Restored' } as const;
 
 function Ranges({ items, tone, sign }: { items: readonly string[]; tone: 'success' | 'danger'; sign: string }) {
@@ -78,10 +85,17 @@ export function IpAccessListHistoryScreen() {
                 {ACTION_LABEL[r.action]}
                 {r.restored_from !== null && ` from #${r.restored_from}`}
               </span>
-              {r.status !== 'applied' && (
-                <Badge tone={r.status === 'failed' ? 'danger' : 'warn'} title={r.error ?? undefined}>
-                  {r.status === 'failed' ? 'Failed' : 'Applying'}
+              {typeof r.reconciled_outcome === 'string' ? (
+                // A change left unfinished (its replica stopped mid-change), closed by reconciliation with the API.
+                <Badge tone={r.reconciled_outcome === 'applied' ? 'success' : 'warn'} title={r.error ?? undefined}>
+                  {RECONCILED_LABEL[r.reconciled_outcome] ?? 'Reconciled'}
                 </Badge>
+              ) : (
+                r.status !== 'applied' && (
+                  <Badge tone={r.status === 'failed' ? 'danger' : 'warn'} title={r.error ?? undefined}>
+                    {r.status === 'failed' ? 'Failed' : 'Applying'}
+                  </Badge>
+                )
               )}
               {r.locked_out.length > 0 && (
                 <Badge tone="warn" title="Applied with the enterprise’s name typed">
