@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A small round-robin HTTP load balancer for trying console replicas on one machine (README: "Several replicas
-// on PostgreSQL"); not for production (use nginx, HAProxy or your platform's). It asks each replica's
-// /console/health every 2 s and sends requests only to those that answer 200; a GET or HEAD whose replica cannot
-// be reached is tried on the next one.
+// on PostgreSQL"); not for production (use nginx, HAProxy or your platform's: deploy/nginx.conf). It asks each
+// replica's /console/readyz (its store and the API both reachable; LB_HEALTH_PATH to change it) every 2 s and
+// sends requests only to those that answer 200; a GET or HEAD whose replica cannot be reached is tried on the
+// next one.
 //
 //   node scripts/load-balancer.mjs --port 8080 http://127.0.0.1:8081 http://127.0.0.1:8082
 //   (or LB_PORT=8080 LB_BACKENDS=http://127.0.0.1:8081,http://127.0.0.1:8082 node scripts/load-balancer.mjs)
@@ -31,7 +32,7 @@ function check(b) {
     {
       host: b.url.hostname,
       port: b.url.port,
-      path: '/console/health',
+      path: process.env.LB_HEALTH_PATH ?? '/console/readyz',
       // The replica answers its own loopback names on its own port.
       headers: { host: `localhost:${b.url.port}` },
       timeout: 3_000,
