@@ -83,18 +83,21 @@ export async function startReplica(
 
 /**
  * A pass-through proxy to `target` that holds the requests `slow` picks for `delayMs` before forwarding them.
- * `hits` counts the requests it forwarded per method and path. `setDown(true)` makes it cut every request (the
+ * `hits` counts the requests it forwarded per method and path (`seen`: as they arrived). `setDown(true)` makes it cut every request (the
  * API unreachable) until `setDown(false)`.
  */
 export async function startDelayingProxy(target: string, delayMs: number, slow: (req: IncomingMessage) => boolean) {
   const base = new URL(target);
   const hits: string[] = [];
+  /** Requests as they arrive (before any delay). */
+  const seen: string[] = [];
   let down = false;
   const server = createServer((req, res) => {
     if (down) {
       req.socket.destroy();
       return;
     }
+    seen.push(`${req.method} ${req.url}`);
     const forward = () => {
       hits.push(`${req.method} ${req.url}`);
       const up = httpRequest(
@@ -121,6 +124,7 @@ export async function startDelayingProxy(target: string, delayMs: number, slow: 
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    seen,
     setDown: (value: boolean) => void (down = value),
     close: () =>
       new Promise<void>((resolve) => {

@@ -161,8 +161,11 @@ describe('reconciliation', () => {
       cookie,
       json: { base_version: start.body.version, permissions: base.slice(2) },
     });
-    // 250 ms in, C is writing the set; its database goes away for good (the replica "dies").
-    await sleep(250);
+    // Once C's write has reached the API (it takes 500 ms there), C's database goes away for good: the replica
+    // "dies" between writing and recording.
+    for (const t = Date.now(); !slowWrites.seen.some((h) => h.startsWith('PUT')); await sleep(10)) {
+      if (Date.now() - t > 5_000) throw new Error('C never wrote');
+    }
     const died = Date.now();
     await c.server.store.postgres!.pool.end();
     const answer = await change;
