@@ -8,6 +8,7 @@ import {
   ATTACHMENT_FIELD,
   ATTACHMENT_LIMITS,
   ATTACHMENT_SIZE_LABEL,
+  attachmentNameRefusal,
   cleanAttachmentName,
   parseAttachmentUrl,
   type UploadedAttachment,
@@ -35,6 +36,8 @@ export function attachmentRefusal(file: { name: string; size: number }): string 
     return `${file.name} is ${formatBytes(file.size)} (${file.size.toLocaleString('en-US')} bytes); files are at most ${ATTACHMENT_SIZE_LABEL}`;
   }
   if (file.size === 0) return `${file.name} is empty`;
+  const nameRefusal = attachmentNameRefusal(file.name);
+  if (nameRefusal) return nameRefusal;
   if (cleanAttachmentName(file.name) === null) {
     return `A file name is 1 to ${ATTACHMENT_LIMITS.name} characters`;
   }
