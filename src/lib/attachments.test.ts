@@ -9,7 +9,7 @@ describe('attachmentRefusal', () => {
       'big.bin is 10.0 MiB (10,485,761 bytes); files are at most 10 MiB',
     );
     expect(attachmentRefusal({ name: 'e.txt', size: 0 })).toBe('e.txt is empty');
-    expect(attachmentRefusal({ name: '   ', size: 3 })).toMatch(/file name/);
+    expect(attachmentRefusal({ name: '   ', size: 3 })).toMatch(/file name/i);
     expect(attachmentRefusal({ name: 'ok.bin', size: ATTACHMENT_LIMITS.maxBytes })).toBeNull();
   });
 
