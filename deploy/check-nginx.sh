@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tls"
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=console.example.com \
   -keyout "$work/tls/privkey.pem" -out "$work/tls/fullchain.pem" 2>/dev/null
-sed -e "s#console-\([0-9]\):8080#127.0.0.1:808\1#" \
+sed -e "s#console-\([0-9]\):80 #127.0.0.1:808\1 #" \
     -e "s#/etc/nginx/tls/#$work/tls/#" \
     -e "s#^pid .*#pid $work/nginx.pid;#" \
     "$here/nginx.conf" > "$work/nginx.conf"
