@@ -11,6 +11,7 @@ import { ADMIN, httpClient, startTestSandbox, testConfig } from '../../test/harn
 import { permissionInput, startDelayingProxy } from '../../test/replicas';
 import { HttpProblem } from '../../node/problem-writer';
 import { ipAccessListVersion } from './ip-access-list';
+import { judgeGitRevision } from './reconcile';
 import { createSlots } from './storage/locks';
 import { createPgDatabase } from './storage/postgres';
 
@@ -101,6 +102,26 @@ describe('reconciliation of revisions left applying', () => {
     expect(back.body.count).toBe(12);
     // Nothing is left to do.
     expect((await server.reconcile()).reconciled).toEqual([]);
+  });
+
+  it('says it cannot tell when the set holds something neither before nor after the change', () => {
+    const a = { git_connection_id: 'c', repo_path: 'a', prefix_path: null, group_prefix: null, read_only: false };
+    const b = { ...a, repo_path: 'b' };
+    const c = { ...a, repo_path: 'c' };
+    const perm = (p: typeof a) => ({ ...p, git_permission_id: p.repo_path, created_at: 0 }) as never;
+    const rev = { previous: [perm(a), perm(b)], target: [a], method: 'per_item', action: 'replace' };
+    expect(judgeGitRevision(rev, [perm(a)]).reconciled_outcome).toBe('applied');
+    expect(judgeGitRevision(rev, [perm(a), perm(b)]).reconciled_outcome).toBe('not_applied');
+    // A third permission no side had: someone else changed the set.
+    expect(judgeGitRevision(rev, [perm(a), perm(c)]).reconciled_outcome).toBe('changed_elsewhere');
+    // Missing a permission both sides keep: not this change's doing either.
+    expect(judgeGitRevision(rev, []).reconciled_outcome).toBe('changed_elsewhere');
+    // An atomic replace is never "partly" applied.
+    const replace = { ...rev, target: [a, c], method: 'replace' };
+    expect(judgeGitRevision(replace, [perm(a), perm(b), perm(c)]).reconciled_outcome).toBe('changed_elsewhere');
+    expect(judgeGitRevision({ ...replace, method: 'per_item' }, [perm(a), perm(b), perm(c)]).reconciled_outcome).toBe(
+      'partly_applied',
+    );
   });
 
   it('marks an IP access list change whose write went through as applied', async () => {

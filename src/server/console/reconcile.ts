@@ -9,8 +9,9 @@
  * and compared with the revision's target and previous set:
  *   - the target: `applied` (the write went through, the recording did not);
  *   - the previous set: `failed`, reconciled as `not_applied` (nothing was written);
- *   - neither: a per-item change stopped part-way (`partial`, `partly_applied`), or the set was changed since by
- *     someone else (`failed`, `changed_elsewhere`: what this change did cannot be told).
+ *   - neither, but between the two: a per-item change stopped part-way (`partial`, `partly_applied`);
+ *   - anything else: the set was changed since by someone else (`failed`, `changed_elsewhere`: what this change
+ *     did cannot be told).
  * The set found is kept as the revision's result, so the history shows it and "restore previous" rolls back.
  * Runs at start and every `CONSOLE_RECONCILE_INTERVAL_S` on every replica; a set that is busy is left for the
  * next round.
@@ -19,6 +20,7 @@ import { diffIpRanges } from '../../api/console/ip-access-list';
 import { diffGitPermissionSets, gitPermissionSetVersion, isEmptyDiff } from '../../api/git-permissions/set-diff';
 import {
   GIT_PERMISSION_SET_MAX,
+  gitPermissionKey,
   type GitPermission,
   type GitPermissionInput,
 } from '../../api/git-permissions/resources';
@@ -66,9 +68,27 @@ const sameIpList = (a: readonly string[], b: readonly string[]) => {
   return d.added.length === 0 && d.removed.length === 0;
 };
 
+/** A permission's identity and value (its matcher and read_only), to compare sets item by item. */
+const itemKey = (p: GitPermissionInput) => `${gitPermissionKey(p)}\u0000${String(p.read_only ?? false)}`;
+
+/**
+ * Whether `now` lies between `from` and `to`, as a per-item change stopped part-way leaves a set: every item is
+ * one of either set, and every item both sets share is still there.
+ */
+function between(
+  now: readonly GitPermissionInput[],
+  from: readonly GitPermissionInput[],
+  to: readonly GitPermissionInput[],
+) {
+  const a = new Set(from.map(itemKey));
+  const b = new Set(to.map(itemKey));
+  const n = new Set(now.map(itemKey));
+  return [...n].every((k) => a.has(k) || b.has(k)) && [...a].every((k) => !b.has(k) || n.has(k));
+}
+
 /** What a git-permission revision left `applying` did, judged from the set the API holds now. */
 export function judgeGitRevision(
-  rev: { previous: GitPermission[]; target?: GitPermissionInput[] | null; method: string },
+  rev: { previous: GitPermission[]; target?: GitPermissionInput[] | null; method: string; action: string },
   now: GitPermission[],
 ): FinishRevision & { reconciled_outcome: ReconciledOutcome } {
   const result_version = gitPermissionSetVersion(now);
@@ -84,7 +104,7 @@ export function judgeGitRevision(
       error: `Not applied. ${why} The API's set is still the one before it.`,
     };
   }
-  if (rev.method === 'per_item' && rev.target) {
+  if (rev.method === 'per_item' && rev.action !== 'update' && rev.target && between(now, rev.previous, rev.target)) {
     return {
       status: 'partial',
       result: now,
