@@ -6,7 +6,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useMemo, useState } from 'react';
-import type { GitPermission } from '@/api/git-permissions/resources';
+import type { GitPermission, GitPermissionInput } from '@/api/git-permissions/resources';
 import { diffGitPermissionSets, normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import type { GitPermissionRevisionSummary } from '@/api/console/git-permissions';
 import { Badge, type Tone } from '@/components/badge';
@@ -58,6 +58,62 @@ function RevisionStatus({ r }: { r: GitPermissionRevisionSummary }) {
 function useConnectionName() {
   const { byId } = useConnections();
   return (id: string) => connectionLabel(byId.get(id), id);
+}
+
+/**
+ * Finishes a change that reconciliation found partly applied (its replica stopped mid-way): applies the set it
+ * aimed at, from the current set, with the conflict check. Rolling it back is the restore of its previous set.
+ */
+function FinishButton({
+  orgId,
+  revision,
+  target,
+}: {
+  orgId: string;
+  revision: GitPermissionRevisionSummary;
+  target: GitPermissionInput[];
+}) {
+  const [open, setOpen] = useState(false);
+  const current = useQuery({ ...gitPermissionSetQueryOptions(orgId), enabled: open });
+  const finish = useApplyGitPermissionChange(orgId);
+  const conflict = finish.outcome?.status === 'conflict' ? finish.outcome.conflict : null;
+  const close = () => {
+    setOpen(false);
+    finish.reset();
+  };
+  const run = (base: { version: string; items: GitPermission[] }) =>
+    void finish
+      .apply({ action: 'replace', permissions: target, allow_per_item: target.length > 200 }, base)
+      .then((o) => {
+        if (o?.status !== 'done') return;
+        close();
+        toast({
+          tone: 'success',
+          title: 'Finished',
+          description: `The organization now has ${formatNumber(o.result.count)} permissions, as revision #${revision.revision_id} meant.`,
+        });
+      });
+  return (
+    <>
+      <Button size="md" onClick={() => setOpen(true)}>
+        Finish this change
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={(o) => (o ? setOpen(true) : close())}
+        title={`Finish revision #${revision.revision_id}?`}
+        description={`The organization's git permissions are replaced by the ${formatNumber(target.length)} permissions this change aimed at. The current set is kept in the history.`}
+        confirmLabel={conflict ? 'Finish on top of the current set' : 'Finish'}
+        pending={finish.isPending || current.isPending}
+        onConfirm={() => {
+          if (conflict) return run({ version: conflict.current_version, items: conflict.current });
+          if (current.data) run(current.data);
+        }}
+      >
+        {finish.formError && <GitProblemView error={finish.formError} />}
+      </ConfirmDialog>
+    </>
+  );
 }
 
 /** Restores one side of a revision, from the current set, with the conflict check. */
@@ -433,6 +489,9 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
                 label="Restore the result of this change"
                 size="md"
               />
+            )}
+            {r.reconciled_outcome === 'partly_applied' && Array.isArray(r.target) && (
+              <FinishButton orgId={orgId} revision={r} target={r.target as GitPermissionInput[]} />
             )}
           </>
         }
