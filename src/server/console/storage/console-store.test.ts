@@ -4,6 +4,7 @@
  * one database — two replicas — that see each other's sessions, links, failures and locks, and that migrate
  * once when they start together.
  */
+import { LockLost } from './locks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GitPermission } from '../../../api/git-permissions/resources';
 import { newTestDatabase } from '../../../test/pg-database';
@@ -463,7 +464,7 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(await b.signInFailures.waitMs('192.0.2.7', now)).toBe(2_000);
   });
 
-  it('serialize changes to one set across replicas (advisory lock), not changes to different sets', async () => {
+  it('serialize changes to one set across replicas (a lease), not changes to different sets', async () => {
     const events: string[] = [];
     const work = (name: string, ms: number) => async () => {
       events.push(`${name}+`);
@@ -481,6 +482,32 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(events.indexOf('b+')).toBeGreaterThan(events.indexOf('a-'));
     expect(events.indexOf('c+')).toBeLessThan(events.indexOf('a-'));
     expect(events.indexOf('d+')).toBeLessThan(events.indexOf('a-'));
+  });
+
+  it('fence a change: a cut connection keeps its lease; a lease that ran out fails the check and frees the set', async () => {
+    let taken: Promise<unknown> | undefined;
+    const outcome = await a.locks.run('git-permissions', 'org-fence', async (fence) => {
+      expect(fence.token).toBeGreaterThan(0);
+      // Every connection of the store cut: the lease is a row, not a connection, so it still holds.
+      await b.postgres!.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      await fence.check();
+      // The lease runs out (as while the database was unreachable for longer than its lifetime): another
+      // replica takes the set at once, and this change's next check fails, before it writes anything.
+      await b.postgres!.query(
+        `UPDATE console_set_leases SET expires_at = 0 WHERE set_key = 'git-permissions:org-fence'`,
+      );
+      let tookOver = false;
+      taken = b.locks.run('git-permissions', 'org-fence', async () => void (tookOver = true));
+      await taken;
+      expect(tookOver).toBe(true);
+      return fence.check().then(
+        () => 'still held',
+        (err: unknown) => (err instanceof LockLost ? err.reason : 'other'),
+      );
+    });
+    expect(outcome).toBe('lost');
   });
 
   it('serialize IP access list changes across replicas too', async () => {
