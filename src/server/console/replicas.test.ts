@@ -1,7 +1,7 @@
 /**
  * Issue 20: two console replicas (two console servers, each with its own connection pool) on one PostgreSQL
  * database, in front of one sandbox. Sessions, links, sign-in backoff and history are shared; two bulk
- * replaces of one organization through different replicas serialize on an advisory lock, so exactly one
+ * replaces of one organization through different replicas serialize on the set's lease, so exactly one
  * applies and the other gets 409 with the difference. The sandbox's permission reads are slowed down so that,
  * without the shared lock, both replaces would read the old set and both apply.
  */
