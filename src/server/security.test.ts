@@ -110,6 +110,9 @@ describe('DNS rebinding is blocked', () => {
     const { port } = await s.listen();
     try {
       expect((await rawRequest(port, 'GET', '/console/health', { host: `console.internal:${port}` })).status).toBe(200);
+      // Behind a load balancer the browser sends the name alone (its scheme's default port).
+      expect((await rawRequest(port, 'GET', '/console/health', { host: 'console.internal' })).status).toBe(200);
+      expect((await rawRequest(port, 'GET', '/console/health', { host: 'localhost' })).status).toBe(403);
     } finally {
       await s.close();
     }

@@ -49,17 +49,20 @@ function decodesCleanly(text: string, noControls: boolean): boolean {
 
 /** Host names the console answers to: loopback names on the served port, plus configured ones. */
 export function allowedHostHeaders(port: number, extra: readonly string[] = []): Set<string> {
-  const names = ['localhost', '127.0.0.1', '[::1]', ...extra];
   const set = new Set<string>();
-  for (const n of names) {
+  const add = (n: string, configured: boolean) => {
     const name = n.toLowerCase();
     if (name.includes(':') && !name.startsWith('[')) {
       set.add(name); // already host:port
-      continue;
+      return;
     }
     set.add(`${name}:${port}`);
-    if (port === 80) set.add(name);
-  }
+    // A configured name also without a port: behind a load balancer the browser reaches it on the default port
+    // of its scheme (`https://console.example.com`) whatever port the console itself serves on.
+    if (port === 80 || configured) set.add(name);
+  };
+  for (const n of ['localhost', '127.0.0.1', '[::1]']) add(n, false);
+  for (const n of extra) add(n, true);
   return set;
 }
 
