@@ -39,6 +39,12 @@ export const STATUS_TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/**
+ * The type of the console server's 502 for an answer the API gave but the console could not read (not JSON, or
+ * not the contract's shape): the API is reachable, so it is neither an outage nor something a retry changes.
+ */
+export const UNREADABLE_ANSWER_TYPE = 'urn:agent-platform-console:unreadable-upstream-answer';
+
 export function problem(
   status: number,
   detail: string,

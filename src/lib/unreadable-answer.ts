@@ -3,14 +3,13 @@
  * is not JSON, or that does not match the contract): the API is reachable and answering, so this is neither
  * an outage to wait out nor something a retry changes.
  */
-import type { ProblemDetail } from '@/api/problem';
+import { UNREADABLE_ANSWER_TYPE, type ProblemDetail } from '@/api/problem';
 
-/** The problem type such a 502 carries once the console server names it (src/server/console/upstream-client.ts). */
-export const UNREADABLE_ANSWER_TYPE = 'urn:agent-platform-console:unreadable-upstream-answer';
+export { UNREADABLE_ANSWER_TYPE };
 
 export function isUnreadableAnswer(status: number, body: Pick<ProblemDetail, 'type' | 'detail'>): boolean {
   if (status !== 502) return false;
-  // Until then, the server's wording: "The Agent Platform API answered <operation> with a body that does not
-  // match the contract (…)" / "… that is not JSON" (and the browser client's own "… with a body that is not JSON").
+  // The console server names the type (src/server/console/upstream-client.ts); the wording also covers the
+  // browser client's own "… with a body that is not JSON" and servers of an earlier version.
   return body.type === UNREADABLE_ANSWER_TYPE || !!body.detail?.includes(' with a body that ');
 }

@@ -41,7 +41,9 @@ describe('proxy to the sandbox', () => {
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('ok');
     const config = await c.api.get('/console/config');
-    expect(config.body).toMatchObject({ mode: 'sandbox', sandbox: true });
+    expect(config.body).toMatchObject({ mode: 'sandbox', sandbox: true, sandbox_shape: 'spec' });
+    // What the browser keys its knowledge of the upstream by: opaque, and never the credential.
+    expect(config.body.upstream_id).toMatch(/^[0-9a-f]{16}$/);
     expect(config.text).not.toMatch(/cog_/);
   });
 });

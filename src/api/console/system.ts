@@ -35,6 +35,13 @@ export const ConsoleConfig = z.looseObject({
   upstream: z.string(),
   api_base: z.string(),
   access_control: z.enum(ACCESS_CONTROL_MODES),
+  /**
+   * An opaque identity of the upstream (mode, base URL and sandbox shape, hashed): what the browser keys what it
+   * learned about the upstream by, such as which of an operation's paths it serves.
+   */
+  upstream_id: z.string().optional(),
+  /** The embedded sandbox's shape (`spec` or `vendor`); absent with a real upstream. */
+  sandbox_shape: z.enum(['spec', 'vendor']).optional(),
 });
 export type ConsoleConfig = z.infer<typeof ConsoleConfig>;
 

@@ -1,4 +1,5 @@
 /** The console server's own endpoints under `/console/*`: health, configuration status, safe bulk operations. */
+import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { accessModeOf } from '../access';
 import type { Config } from '../config';
@@ -55,6 +56,8 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       api_base: '/api',
       // 'link': one-time sign-in links; 'token': links and CONSOLE_ACCESS_TOKEN; 'off': CONSOLE_AUTH=off.
       access_control: accessModeOf(deps.config),
+      upstream_id: upstreamIdOf(deps.config),
+      ...(deps.config.mode === 'sandbox' ? { sandbox_shape: deps.config.sandboxShape } : {}),
     }),
     ...gitPermissionHandlers(deps),
     ...ipAccessListHandlers({
@@ -79,4 +82,11 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     problemResponse(404, `No console endpoint at ${c.req.method} ${c.req.path}`, { instance: c.req.path }),
   );
   return app;
+}
+
+/** An opaque, stable identity of the upstream: the same API and shape give the same id, another gives another. */
+function upstreamIdOf(config: Config): string {
+  const what =
+    config.mode === 'sandbox' ? `sandbox:${config.sandboxShape}` : `upstream:${String(config.baseUrl).toLowerCase()}`;
+  return createHash('sha256').update(what).digest('hex').slice(0, 16);
 }

@@ -11,7 +11,7 @@ import { buildPath, type OperationId, type Operations, getOperation } from '../.
 import type { BodyOf, OperationDef, ParamsOf, QueryOf, ResponseOf } from '../../api/operations/define';
 import { PAGE_SIZE } from '../../api/conventions';
 import { PagingLimitError, readAllPages, type Page } from '../../api/page';
-import { ProblemDetail, problem } from '../../api/problem';
+import { ProblemDetail, problem, UNREADABLE_ANSWER_TYPE } from '../../api/problem';
 import { BodyTooLarge, readTextCapped } from '../../node/read-body';
 import type { Redactor } from '../redact';
 
@@ -71,6 +71,9 @@ export interface UpstreamClient {
 }
 
 const badGateway = (detail: string) => new UpstreamProblem(502, problem(502, detail));
+/** An answer the console could not read: typed, so the browser neither takes it for an outage nor retries it. */
+const unreadable = (detail: string) =>
+  new UpstreamProblem(502, problem(502, detail, { type: UNREADABLE_ANSWER_TYPE, title: 'Unreadable answer' }));
 
 /** Reads an answer up to `max` bytes; past it, stops reading and answers 502. */
 async function readCapped(res: Response, max: number): Promise<string> {
@@ -172,7 +175,7 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       json = JSON.parse(text);
     } catch {
       // Never echo the body: it may hold anything.
-      throw badGateway(`The Agent Platform API answered ${op.id} with a body that is not JSON`);
+      throw unreadable(`The Agent Platform API answered ${op.id} with a body that is not JSON`);
     }
     // Widened: operations answering 204 have no response schema.
     const schema = (op as OperationDef).response;
@@ -183,7 +186,7 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
         .slice(0, 3)
         .map((i) => i.path.map(String).join('.') || '(root)')
         .join(', ');
-      throw badGateway(
+      throw unreadable(
         `The Agent Platform API answered ${op.id} with a body that does not match the contract (${where})`,
       );
     }
