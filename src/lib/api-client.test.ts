@@ -111,6 +111,28 @@ describe('429 handling', () => {
     expect(rateLimitSignal.get()).toHaveLength(0);
   });
 
+  it('sends a call’s extra headers, on the retry after a 429 too, beside its own', async () => {
+    vi.useFakeTimers();
+    fetchMock
+      .mockResolvedValueOnce(json(429, { status: 429, title: 'Too Many Requests' }, { 'retry-after': '1' }))
+      .mockResolvedValueOnce(json(200, { ip_ranges: [] }));
+    const p = apiCall('console.ipAccessList.apply', {
+      body: { base_version: 'v1', ip_ranges: ['10.0.0.0/8'] },
+      headers: { 'console-confirmed-range': '10.0.0.0/8' },
+    });
+    await vi.advanceTimersByTimeAsync(1_100);
+    await p;
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    for (const [url, init] of fetchMock.mock.calls as Array<[string, RequestInit]>) {
+      expect(url).toBe('/console/ip-access-list');
+      expect(init.headers).toMatchObject({
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'console-confirmed-range': '10.0.0.0/8',
+      });
+    }
+  });
+
   it('does not retry a POST after 429', async () => {
     fetchMock.mockResolvedValue(
       json(429, { status: 429, title: 'Too Many Requests', detail: 'slow' }, { 'retry-after': '1' }),

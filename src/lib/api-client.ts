@@ -24,6 +24,8 @@ export interface CallOptions<I extends AnyOperationId> {
   query?: QueryOf<AllOperations[I]>;
   body?: BodyOf<AllOperations[I]>;
   signal?: AbortSignal;
+  /** Extra request headers (a confirmation an endpoint reads from a header), sent on every retry too. */
+  headers?: Record<string, string>;
 }
 
 export function toSearch(query: Record<string, unknown> | undefined): string {
@@ -102,7 +104,7 @@ export async function readProblem(res: Response): Promise<ProblemDetail> {
 export async function request<T>(
   method: string,
   url: string,
-  opts: { body?: unknown; signal?: AbortSignal; operationId?: string } = {},
+  opts: { body?: unknown; signal?: AbortSignal; operationId?: string; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const operationId = opts.operationId ?? `${method} ${url}`;
   for (let attempt = 0; ; attempt++) {
@@ -113,6 +115,7 @@ export async function request<T>(
         headers: {
           accept: 'application/json',
           ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...opts.headers,
         },
         body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
@@ -196,7 +199,7 @@ export function apiCall<I extends AnyOperationId>(
       `${template.startsWith('/console/') ? '' : '/api'}${buildPath(template, opts.params as Record<string, string> | undefined)}${toSearch(
         opts.query as Record<string, unknown> | undefined,
       )}`,
-      { body: opts.body, signal: opts.signal, operationId: id },
+      { body: opts.body, signal: opts.signal, operationId: id, headers: opts.headers },
     );
   // The console's own endpoints have one path; an API operation may be served at one of its alternates.
   return (choosePath && !path.startsWith('/console/') ? choosePath(id, path, send) : send(path)) as Promise<
