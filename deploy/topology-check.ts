@@ -112,13 +112,14 @@ try {
   const [url, sandbox] = await Promise.all([cluster.createDatabase('topology'), startTestSandbox()]);
   stops.push(() => sandbox.stop());
   const upstream = { baseUrl: sandbox.url, apiKey: ADMIN };
-  // Port 80, as in the compose file (the console admits a port-less Host only there), each replica on a
-  // loopback address of its own. Binding port 80 needs root here (containers allow it to any user).
+  // Each replica on a free loopback port: the console admits the port-less Host nginx passes on
+  // (`console.example.com`) because the name is in ALLOWED_HOSTS, whatever port it serves on. No root needed.
+  const replicaPorts = [await freePort(), await freePort(), await freePort()];
   const replicas = await Promise.all(
-    [2, 3, 4].map((n) =>
+    replicaPorts.map((port) =>
       startReplica(url, upstream, {
-        host: `127.0.0.${n}`,
-        port: 80,
+        host: '127.0.0.1',
+        port,
         allowedHosts: [NAME],
         consoleEgressIps: ['127.0.0.1'],
       }),
@@ -148,7 +149,7 @@ try {
   );
   const [httpPort, tlsPort] = [await freePort(), await freePort()];
   const conf = readFileSync(new URL('./nginx.conf', import.meta.url), 'utf8')
-    .replace(/console-(\d):80 /g, (_, n: string) => `127.0.0.${Number(n) + 1}:80 `)
+    .replace(/console-(\d):80 /g, (_, n: string) => `127.0.0.1:${replicaPorts[Number(n) - 1]} `)
     .replaceAll('/etc/nginx/tls/', `${work}/`)
     .replace(/^pid .*$/m, `pid ${work}/nginx.pid;`)
     .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)

@@ -83,6 +83,44 @@ if (existsSync('reports/vitest.json')) {
   failed += 1;
 }
 
+/**
+ * The deployment's checks (issue 27): deploy/nginx.conf with `nginx -t`, and the production topology started
+ * without containers (PostgreSQL, the sandbox as the API, three replicas, nginx over TLS). Debian's nginx-light
+ * and openssl, installed here when missing and possible (RUNLEVEL=1: the package must not start a server).
+ */
+function ensureNginx() {
+  const found = () =>
+    spawnSync('sh', ['-c', '(command -v nginx || test -x /usr/sbin/nginx) && command -v openssl']).status === 0;
+  if (found()) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+    console.log("nginx is missing: installing Debian's nginx-light and openssl for the deployment checks…");
+    const env = { DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' };
+    if (
+      run('apt-get', ['update', '-qq'], env) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx-light', 'openssl'], env) === 0
+    ) {
+      return found();
+    }
+  }
+  console.error('The deployment checks need nginx and openssl (Debian: apt-get install nginx-light openssl).');
+  return false;
+}
+
+if (ensureNginx()) {
+  for (const [name, cmd, args] of [
+    ['nginx -t on deploy/nginx.conf', 'sh', ['deploy/check-nginx.sh']],
+    ['the production topology without containers', 'npx', ['tsx', 'deploy/topology-check.ts']],
+  ]) {
+    const ok = run(cmd, args) === 0;
+    console.log(`> deployment: ${name}: ${ok ? 'passed' : 'FAILED'}`);
+    if (ok) passed += 1;
+    else failed += 1;
+  }
+} else {
+  failed += 2;
+}
+
 /** The browser for Playwright: CHROMIUM_PATH, or Debian's chromium, installed here when missing and possible. */
 function ensureChromium() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
