@@ -3,12 +3,14 @@
  * they type), reviews what is added and removed, and applies it through the console's checked endpoint:
  * a list changed meanwhile answers 409 and the screen shows what changed; a list that no longer admits the
  * console's own addresses is refused unless the enterprise's name is typed; clearing the list asks for the
- * name too. The history (with restore) is one link away.
+ * name too. When the console cannot tell its own address (a 422 `egress_unknown`), the admin types the list's
+ * range that admits it, and the apply is sent again with it. The history (with restore) is one link away.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { History, ShieldAlert } from 'lucide-react';
-import { useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useFormContext } from 'react-hook-form';
 import {
   ConsoleIpApplyRequest,
   diffIpRanges,
@@ -29,7 +31,15 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/toast';
 import { isApiError } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
-import { conflictOf, ipAccessListQueryOptions, lockoutOf, useIpAccessListChange, type IpChangeBase } from './api';
+import {
+  conflictOf,
+  egressUnknownOf,
+  ipAccessListQueryOptions,
+  lockoutOf,
+  useIpAccessListChange,
+  type EgressUnknownRefusal,
+  type IpChangeBase,
+} from './api';
 import { editorReducer, startEditor } from './editor-state';
 import { RangeRows } from './range-rows';
 import { checkRows, listOf, unreadableEntries } from './ranges';
@@ -301,6 +311,8 @@ export function DiffTable({
 
 interface OverrideValues {
   override_enterprise_name: string;
+  /** Sent as a header, not in the body: the range typed as admitting the console (see `ConfirmedRangeField`). */
+  confirmed_range: string;
 }
 
 function ReviewStep({
@@ -324,6 +336,8 @@ function ReviewStep({
   const diff = diffIpRanges(base.ip_ranges, list);
   /** Set by a lockout refusal: the override field shows, with the server's explanation. */
   const [refusal, setRefusal] = useState<string | null>(null);
+  /** Set by an `egress_unknown` refusal: the confirmed-range field shows; `asked` counts them, to refocus it. */
+  const [egress, setEgress] = useState<{ refusal: EgressUnknownRefusal; asked: number } | null>(null);
   const showOverride = lockedOut.length > 0 || refusal !== null;
   const toBody = useMemo(
     () => (v: OverrideValues) => ({
@@ -354,14 +368,28 @@ function ReviewStep({
       )}
       <Form
         schema={ConsoleIpApplyRequest}
-        defaultValues={{ override_enterprise_name: '' }}
+        defaultValues={{ override_enterprise_name: '', confirmed_range: '' }}
         toBody={toBody}
         aria-label="Apply the IP access list"
-        onSubmit={async (body) => {
+        onSubmit={async (body, form) => {
+          const confirmed = egress ? form.getValues('confirmed_range').trim() : '';
+          if (egress && confirmed === '') {
+            form.setError(
+              'confirmed_range',
+              { type: 'required', message: 'Type the range of this list that admits the console' },
+              { shouldFocus: true },
+            );
+            return;
+          }
           setRefusal(null);
           try {
             const result = await change.mutateAsync({
-              change: { action: 'apply', ip_ranges: list, override_enterprise_name: body.override_enterprise_name },
+              change: {
+                action: 'apply',
+                ip_ranges: list,
+                override_enterprise_name: body.override_enterprise_name,
+                confirmed_range: confirmed || undefined,
+              },
               base,
             });
             toast({
@@ -377,6 +405,18 @@ function ReviewStep({
           } catch (error) {
             const conflict = conflictOf(error);
             if (conflict) return onConflict(conflict);
+            const unknown = egressUnknownOf(error);
+            if (unknown) {
+              // Shown at the field, with the server's own words: no form-level alert repeating them.
+              setEgress((e) => ({ refusal: unknown, asked: (e?.asked ?? 0) + 1 }));
+              if (confirmed !== '') {
+                form.setError('confirmed_range', {
+                  type: 'server',
+                  message: unknown.message ?? 'Not one of this list’s ranges',
+                });
+              }
+              return;
+            }
             const lockout = lockoutOf(error);
             if (lockout) setRefusal(lockout.detail);
             throw error;
@@ -386,7 +426,7 @@ function ReviewStep({
           <div className="flex flex-wrap justify-end gap-2">
             <Button onClick={onBack}>Back to editing</Button>
             <SubmitButton pendingLabel="Applying…" variant={showOverride ? 'danger' : 'primary'}>
-              {showOverride ? 'Apply anyway' : 'Apply'}
+              {showOverride ? 'Apply anyway' : egress ? 'Confirm the range and apply' : 'Apply'}
             </SubmitButton>
           </div>
         }
@@ -410,8 +450,59 @@ function ReviewStep({
               list that locks it out. Add the console’s addresses to the list.
             </p>
           ))}
+        {egress && <ConfirmedRangeField refusal={egress.refusal} asked={egress.asked} list={list} />}
       </Form>
     </section>
+  );
+}
+
+/** How many of the list's ranges the field's explanation names before "and N more". */
+const RANGES_NAMED = 8;
+
+/**
+ * Shown in place when the console cannot tell the address it reaches the API from: the admin types the range
+ * of this list that admits the console, sent with the apply as `console-confirmed-range`; the server checks it
+ * is one of the list's entries and answers here when it is not.
+ */
+function ConfirmedRangeField({
+  refusal,
+  asked,
+  list,
+}: {
+  refusal: EgressUnknownRefusal;
+  asked: number;
+  list: readonly string[];
+}) {
+  const { setFocus } = useFormContext<OverrideValues>();
+  // Each refusal brings the admin back to the field (it appears with the first one).
+  useEffect(() => setFocus('confirmed_range'), [asked, setFocus]);
+  const named = list.slice(0, RANGES_NAMED);
+  return (
+    <div className="flex flex-col gap-3">
+      <div role="alert" className="flex gap-2 rounded-lg border border-warn/40 bg-warn/10 p-3 text-sm">
+        <ShieldAlert className="mt-0.5 size-4 shrink-0 text-warn" aria-hidden />
+        <div>
+          <p className="font-semibold">Not applied: confirm which range admits this console</p>
+          <p className="mt-1">{refusal.detail}</p>
+        </div>
+      </div>
+      <TextField
+        name="confirmed_range"
+        label="Type the range that admits this console"
+        description={
+          <>
+            The console cannot tell its own address (the one it reaches the API from: CONSOLE_EGRESS_IPS is not set), so
+            it cannot check that this list keeps admitting it. Type, exactly as the list has it, the entry that admits
+            that address: one of <span className="font-mono">{named.join(', ')}</span>
+            {list.length > named.length && ` and ${formatNumber(list.length - named.length)} more`}. If none does, go
+            back and add it, or the console is locked out.
+          </>
+        }
+        required
+        autoComplete="off"
+        inputClassName="font-mono"
+      />
+    </div>
   );
 }
 
