@@ -3,14 +3,17 @@
  * The IP access list editor when the console cannot tell its own address: the apply's 422 `egress_unknown`
  * brings up, in place, the field where the admin types the list's range that admits the console; the apply is
  * sent again with that range in the `console-confirmed-range` header; a range that is not one of the list's
- * gets the server's answer at the field. The fake console below applies only with the header, as the real one.
+ * gets the server's answer at the field; a restore from the history asks the same way. The fake console below
+ * applies only with the header, as the real one.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONFIRMED_RANGE_HEADER } from './api';
+import { IpAccessListHistoryScreen } from './history-screen';
 import { IpAccessListScreen } from './ip-access-list-screen';
 
 const LIST = ['10.0.0.0/8', '192.168.1.0/24'];
@@ -55,32 +58,62 @@ function egressUnknown(typed: string | undefined) {
   });
 }
 
+/** Revision 1 removed 192.168.1.0/24: restoring the list before it brings the range back. */
+const REVISION = {
+  revision_id: 1,
+  created_at: 1_700_000_000,
+  completed_at: 1_700_000_001,
+  action: 'replace',
+  status: 'applied',
+  restored_from: null,
+  previous_version: 'v1',
+  previous_count: 2,
+  result_version: 'v0',
+  result_count: 1,
+  added: [],
+  removed: ['192.168.1.0/24'],
+  locked_out: [],
+  error: null,
+  made_by: 'Ada',
+  made_by_kind: 'person',
+  previous: LIST,
+  result: ['10.0.0.0/8'],
+};
+
 /** A console whose egress is unknown: a non-empty list applies only with one of its own ranges confirmed. */
-function serve() {
-  let current = { ip_ranges: LIST, version: 'v1' };
+function serve(start: { ip_ranges: string[]; version: string } = { ip_ranges: LIST, version: 'v1' }) {
+  let current = start;
   return vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
-    if (url !== '/console/ip-access-list') throw new Error(`unexpected ${method} ${url}`);
-    if (method === 'GET') return json(200, listAnswer(current.ip_ranges, current.version));
-    const body = JSON.parse(String(init?.body)) as { ip_ranges: string[]; base_version: string };
+    if (url === '/console/ip-access-list' && method === 'GET')
+      return json(200, listAnswer(current.ip_ranges, current.version));
+    if (url.startsWith('/console/ip-access-list/revisions?'))
+      return json(200, { items: [REVISION], total: 1, has_next_page: false, end_cursor: null });
+    if (url === '/console/ip-access-list/revisions/1') return json(200, REVISION);
+    let desired: string[];
+    if (url === '/console/ip-access-list' && method === 'PUT')
+      desired = (JSON.parse(String(init?.body)) as { ip_ranges: string[] }).ip_ranges;
+    else if (url === '/console/ip-access-list/revisions/1/restore' && method === 'POST') desired = REVISION.previous;
+    else throw new Error(`unexpected ${method} ${url}`);
     const typed = (init?.headers as Record<string, string> | undefined)?.[CONFIRMED_RANGE_HEADER];
-    if (!typed || !body.ip_ranges.includes(typed)) return egressUnknown(typed);
-    current = { ip_ranges: body.ip_ranges, version: 'v2' };
+    if (!typed || !desired.includes(typed)) return egressUnknown(typed);
+    current = { ip_ranges: desired, version: 'v2' };
     return json(200, { ...listAnswer(current.ip_ranges, current.version), revision: null, unchanged: false });
   });
 }
 
-const puts = (fetchMock: ReturnType<typeof serve>) =>
+/** The changes sent (apply or restore): the range each confirmed, and the list an apply asked for. */
+const changes = (fetchMock: ReturnType<typeof serve>) =>
   fetchMock.mock.calls
-    .filter(([, init]) => init?.method === 'PUT')
+    .filter(([, init]) => init?.method === 'PUT' || init?.method === 'POST')
     .map(([, init]) => ({
       confirmed: (init!.headers as Record<string, string>)[CONFIRMED_RANGE_HEADER],
-      ip_ranges: (JSON.parse(String(init!.body)) as { ip_ranges: string[] }).ip_ranges,
+      ip_ranges: (JSON.parse(String(init!.body)) as { ip_ranges?: string[] }).ip_ranges,
     }));
 
-function renderScreen() {
+function renderScreen(screenComponent: () => ReactNode = IpAccessListScreen) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const rootRoute = createRootRoute({ component: IpAccessListScreen });
+  const rootRoute = createRootRoute({ component: screenComponent });
   const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory() });
   render(
     <QueryClientProvider client={queryClient}>
@@ -144,7 +177,7 @@ describe('IP access list: the range that admits the console, when the console ca
     await screen.findByRole('region', { name: 'Edit the list' });
     expect(screen.queryByRole('textbox', { name: /Type the range that admits this console/ })).toBeNull();
 
-    expect(puts(fetchMock)).toEqual([
+    expect(changes(fetchMock)).toEqual([
       { confirmed: undefined, ip_ranges: ['10.0.0.0/8'] },
       { confirmed: '203.0.113.0/24', ip_ranges: ['10.0.0.0/8'] },
       { confirmed: '10.0.0.0/8', ip_ranges: ['10.0.0.0/8'] },
@@ -165,6 +198,31 @@ describe('IP access list: the range that admits the console, when the console ca
     await user.click(screen.getByRole('button', { name: 'Confirm the range and apply' }));
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(field).toHaveAccessibleDescription(/Type the range of this list that admits the console/);
-    expect(puts(fetchMock)).toHaveLength(1);
+    expect(changes(fetchMock)).toHaveLength(1);
+  });
+
+  it('asks for it in the restore dialog too, and restores with it', async () => {
+    const fetchMock = serve({ ip_ranges: ['10.0.0.0/8'], version: 'v0' });
+    vi.stubGlobal('fetch', fetchMock);
+    const user = userEvent.setup();
+    renderScreen(IpAccessListHistoryScreen);
+
+    await user.click(await screen.findByRole('button', { name: 'Restore the list before revision 1' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(await within(dialog).findByRole('button', { name: 'Restore' }));
+
+    const field = await within(dialog).findByRole('textbox', { name: /Type the range that admits this console/ });
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveAccessibleDescription(/one of 10\.0\.0\.0\/8, 192\.168\.1\.0\/24/);
+    await user.type(field, '172.16.0.0/12');
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(dialog).toHaveTextContent('The range typed (172.16.0.0/12) is not one of this list');
+
+    await user.clear(field);
+    await user.type(field, '192.168.1.0/24');
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(changes(fetchMock).map((c) => c.confirmed)).toEqual([undefined, '172.16.0.0/12', '192.168.1.0/24']);
   });
 });

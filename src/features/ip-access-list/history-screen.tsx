@@ -2,12 +2,13 @@
  * The history of IP access list changes made through the console: each revision with what it added and
  * removed, and restore of the list before or after it. A restore goes through the same checked apply as an
  * edit: it is made on the current list's version (409 if the list changed meanwhile) and refused when it would
- * lock the console out, unless the enterprise's name is typed.
+ * lock the console out, unless the enterprise's name is typed; when the console cannot tell its own address,
+ * the refusal asks for the restored list's range that admits it, sent again as `console-confirmed-range`.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { diffIpRanges, lockedOutAddresses, type IpAccessListRevisionSummary } from '@/api/console/ip-access-list';
 import { Badge } from '@/components/badge';
 import { DataTable, columnHelper, timeColumn } from '@/components/data-table';
@@ -15,12 +16,16 @@ import { MadeByText, madeByText } from '@/components/made-by';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
+import { Field } from '@/components/field';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { apiCall } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import {
   conflictOf,
+  egressUnknownOf,
+  type EgressUnknownRefusal,
   ipAccessListKeys,
   ipAccessListQueryOptions,
   ipRevisionsInfiniteQueryOptions,
@@ -194,6 +199,15 @@ function RestoreDialog({ restore, onClose }: { restore: Restore; onClose: () => 
   });
   const change = useIpAccessListChange();
   const [error, setError] = useState<unknown>(null);
+  /** The range typed as admitting the console, asked for after a 422 `egress_unknown` (sent as a header). */
+  const [confirmed, setConfirmed] = useState('');
+  const [rangeMissing, setRangeMissing] = useState(false);
+  const rangeInput = useRef<HTMLInputElement>(null);
+  /**
+   * The last `egress_unknown` refusal, kept apart from `error` so the field stays while a retry is sent, with
+   * the range that restore carried (the server's answer then concerns it); each refusal refocuses the field.
+   */
+  const [egress, setEgress] = useState<{ refusal: EgressUnknownRefusal; sent: string } | null>(null);
   const target = detail.data ? (set === 'result' ? detail.data.result : detail.data.previous) : undefined;
   const diff = current.data && target ? diffIpRanges(current.data.ip_ranges, target) : null;
   const lockedOut = current.data && target ? lockedOutAddresses(target, current.data.protected_addresses) : [];
@@ -201,8 +215,16 @@ function RestoreDialog({ restore, onClose }: { restore: Restore; onClose: () => 
   const ready = current.data !== undefined && target !== undefined && target !== null;
   const cannotOverride = lockedOut.length > 0 && name === null;
 
+  // The refusal brings the admin to the field, each time.
+  useEffect(() => {
+    if (egress) rangeInput.current?.focus();
+  }, [egress]);
+
   const confirm = async () => {
     if (!current.data) return;
+    const range = egress ? confirmed.trim() : '';
+    setRangeMissing(egress !== null && range === '');
+    if (egress && range === '') return rangeInput.current?.focus();
     setError(null);
     try {
       const result = await change.mutateAsync({
@@ -211,6 +233,7 @@ function RestoreDialog({ restore, onClose }: { restore: Restore; onClose: () => 
           revisionId: revision.revision_id,
           set,
           override_enterprise_name: lockedOut.length > 0 && name !== null ? name : undefined,
+          confirmed_range: range || undefined,
         },
         base: { version: current.data.version, ip_ranges: current.data.ip_ranges },
       });
@@ -223,7 +246,9 @@ function RestoreDialog({ restore, onClose }: { restore: Restore; onClose: () => 
       });
       onClose();
     } catch (e) {
-      setError(e);
+      const unknown = egressUnknownOf(e);
+      if (unknown) setEgress({ refusal: unknown, sent: range });
+      else setError(e);
     }
   };
 
@@ -259,6 +284,45 @@ function RestoreDialog({ restore, onClose }: { restore: Restore; onClose: () => 
           {cannotOverride &&
             ' The console does not know the enterprise’s name (CONSOLE_ENTERPRISE_NAME), so it cannot do this.'}
         </p>
+      )}
+      {egress && (
+        <div className="mt-3 flex flex-col gap-3 text-sm">
+          <p role="alert" className="rounded-md border border-warn/40 bg-warn/10 p-2">
+            {egress.refusal.detail}
+          </p>
+          <Field
+            label="Type the range that admits this console"
+            required
+            hint={
+              <>
+                The console cannot tell its own address (the one it reaches the API from: CONSOLE_EGRESS_IPS is not
+                set). Type, exactly as the restored list has it, the entry that admits that address
+                {target && target.length > 0 && (
+                  <>
+                    : one of <span className="font-mono">{target.slice(0, 8).join(', ')}</span>
+                    {target.length > 8 && ` and ${formatNumber(target.length - 8)} more`}
+                  </>
+                )}
+                .
+              </>
+            }
+            error={
+              rangeMissing
+                ? 'Type the range of this list that admits the console'
+                : egress.sent !== ''
+                  ? (egress.refusal.message ?? 'Not one of this list’s ranges')
+                  : undefined
+            }
+          >
+            <Input
+              ref={rangeInput}
+              value={confirmed}
+              onChange={(e) => setConfirmed(e.target.value)}
+              autoComplete="off"
+              className="font-mono"
+            />
+          </Field>
+        </div>
       )}
       {error !== null && (
         <div className="mt-3">
