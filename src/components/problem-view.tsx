@@ -2,6 +2,7 @@
 import { useRef, type ReactNode } from 'react';
 import { useFocusOnPageChange, usePageTitle } from '@/lib/page-title';
 import { errorMessage, isApiError } from '@/lib/api-error';
+import { isUnreadableAnswer } from '@/lib/unreadable-answer';
 import { Button } from './ui/button';
 
 export function describeError(error: unknown): { title: string; detail: string; hint?: string } {
@@ -51,6 +52,19 @@ export function describeError(error: unknown): { title: string; detail: string; 
         hint: error.retryAfter !== undefined ? `Try again in ${error.retryAfter} s.` : 'Try again shortly.',
       };
     case 502:
+      // The API answered, but with something the console cannot read: not an outage, and a retry gets the same.
+      if (isUnreadableAnswer(error.status, error.problem)) {
+        return {
+          title: 'The API answered something the console could not read',
+          detail,
+          hint: 'The API is reachable, but this answer does not have the shape the console relies on, so nothing was read from it or changed. Retrying gets the same answer until the API’s answer changes; `npm run doctor` checks each answer against the contract.',
+        };
+      }
+      return {
+        title: 'The Agent Platform API is unavailable',
+        detail,
+        hint: 'The console retries on its own when the API is back.',
+      };
     case 503:
     case 504:
       return {

@@ -19,7 +19,7 @@ import { GitPermissionBulkCreateRequest, validateGitPermissionSet } from '@/api/
 import { normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import { Badge } from '@/components/badge';
 import { CheckboxField, Form, SelectField, SubmitButton, TextField } from '@/components/form';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useDebounced } from '@/lib/debounce';
@@ -236,7 +236,7 @@ function RepositoryPicker({
         </p>
       </div>
       {repos.error ? (
-        <GitProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
+        <ProblemView compact error={repos.error} onRetry={() => void repos.refetch()} />
       ) : (
         <ul
           aria-label="Repositories"

@@ -24,8 +24,6 @@ import { applyServerErrors } from '@/components/form/server-errors';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
-import { shouldRetry } from '@/lib/query-client';
-import { isUnreadableAnswer } from '@/lib/unreadable-answer';
 
 export const gitPermissionKeys = {
   all: ['git-permissions'] as const,
@@ -62,16 +60,7 @@ export const gitPermissionsInfiniteQueryOptions = (orgId: string) =>
         query: { first: PERMISSIONS_PAGE_SIZE, after: pageParam },
         signal,
       }),
-    retry: retryUnlessUnreadable,
   });
-
-/**
- * Retries what may succeed on its own, but not an answer the console could not read: the API is up and would
- * answer the same, and each retry of the set reads every page of it again.
- */
-export function retryUnlessUnreadable(failureCount: number, error: Error): boolean {
-  return !(isApiError(error) && isUnreadableAnswer(error.status, error.problem)) && shouldRetry(failureCount, error);
-}
 
 /** The complete current set and its version token, read by the console server (every page). */
 export const gitPermissionSetQueryOptions = (orgId: string) =>
@@ -79,7 +68,6 @@ export const gitPermissionSetQueryOptions = (orgId: string) =>
     queryKey: gitPermissionKeys.current(orgId),
     queryFn: ({ signal }) => apiCall('console.gitPermissions.get', { params: { org_id: orgId }, signal }),
     staleTime: 0,
-    retry: retryUnlessUnreadable,
   });
 
 export const gitConnectionsQueryOptions = () =>

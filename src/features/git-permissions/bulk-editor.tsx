@@ -11,7 +11,7 @@ import { type ConsoleGitPermissionSet } from '@/api/console/git-permissions';
 import { GIT_PERMISSIONS_MAX_PER_REQUEST, type GitConnection } from '@/api/git-permissions/resources';
 import { Badge } from '@/components/badge';
 import { PageHeader, Spinner } from '@/components/page-header';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { Checkbox } from '@/components/ui/checkbox';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
@@ -55,9 +55,9 @@ export function BulkEditor({ orgId }: { orgId: string }) {
       <>
         <PageHeader title={TITLE} />
         {setQuery.error ? (
-          <GitProblemView error={setQuery.error} onRetry={() => void setQuery.refetch()} />
+          <ProblemView error={setQuery.error} onRetry={() => void setQuery.refetch()} />
         ) : (
-          <GitProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />
+          <ProblemView error={connectionsQuery.error} onRetry={() => void connectionsQuery.refetch()} />
         )}
       </>
     );

@@ -4,7 +4,7 @@
  */
 import { useState, type Dispatch } from 'react';
 import { GIT_PERMISSIONS_MAX_PER_REQUEST, type GitConnection } from '@/api/git-permissions/resources';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -107,7 +107,7 @@ export function EditView({
       </div>
       {error ? (
         <div className="mb-3">
-          <GitProblemView compact error={error} />
+          <ProblemView compact error={error} />
         </div>
       ) : null}
       {withErrors.length > 0 && (

@@ -13,7 +13,7 @@ import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { MadeByText, madeByText } from '@/components/made-by';
 import { PageHeader, Spinner } from '@/components/page-header';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -110,7 +110,7 @@ function FinishButton({
           if (current.data) run(current.data);
         }}
       >
-        {finish.formError && <GitProblemView error={finish.formError} />}
+        {finish.formError && <ProblemView error={finish.formError} />}
       </ConfirmDialog>
     </>
   );
@@ -201,8 +201,8 @@ function RestoreButton({
             />
           </section>
         )}
-        {current.error ? <GitProblemView compact error={current.error} /> : null}
-        {full.error ? <GitProblemView compact error={full.error} /> : null}
+        {current.error ? <ProblemView compact error={current.error} /> : null}
+        {full.error ? <ProblemView compact error={full.error} /> : null}
         {conflict && (
           <div className="mt-3 flex max-h-80 flex-col gap-2 overflow-auto" role="alert">
             <p className="text-sm font-semibold text-warn">
@@ -213,7 +213,7 @@ function RestoreButton({
         )}
         {restore.formError ? (
           <div className="mt-3">
-            <GitProblemView compact error={restore.formError} />
+            <ProblemView compact error={restore.formError} />
           </div>
         ) : null}
       </ConfirmDialog>
@@ -385,7 +385,7 @@ function RevisionDiff({ orgId, from, to }: { orgId: string; from: number; to: nu
       {q.isPending ? (
         <Spinner />
       ) : q.error ? (
-        <GitProblemView error={q.error} />
+        <ProblemView error={q.error} />
       ) : (
         <DiffView diff={q.data.diff} connectionName={connectionName} />
       )}
@@ -450,7 +450,7 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
     [q.data],
   );
   if (q.isPending) return <Spinner />;
-  if (q.error) return <GitProblemView error={q.error} onRetry={() => void q.refetch()} />;
+  if (q.error) return <ProblemView error={q.error} onRetry={() => void q.refetch()} />;
   const r = q.data;
   return (
     <>
@@ -498,7 +498,7 @@ export function GitPermissionRevisionView({ orgId, revisionId }: { orgId: string
       />
       {r.error && (
         <div className="mb-3">
-          <GitProblemView
+          <ProblemView
             error={
               new Error(
                 typeof r.reconciled_outcome === 'string'

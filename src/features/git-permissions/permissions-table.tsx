@@ -14,7 +14,7 @@ import { Badge } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { SavedViews } from '@/components/saved-views';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -267,11 +267,11 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
       </div>
       {toggleError && (
         <div className="mb-3">
-          <GitProblemView compact error={new Error(toggleError.message)}>
+          <ProblemView compact error={new Error(toggleError.message)}>
             <Button size="sm" variant="ghost" onClick={() => setToggleError(null)}>
               Dismiss
             </Button>
-          </GitProblemView>
+          </ProblemView>
         </div>
       )}
       <DataTable

@@ -1,5 +1,5 @@
 /** The bulk editor's review: what applying the edit adds, removes and changes, before anything is applied. */
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { formatNumber } from '@/lib/format';
 import type { DraftSummary } from './editor-state';
@@ -26,7 +26,7 @@ export function ReviewView({
     <section aria-label="Review changes" className="flex flex-col gap-3">
       <h2 className="text-base font-semibold">Review changes</h2>
       <DiffView diff={summary.diff} connectionName={connectionName} emptyText="No differences from the current set." />
-      {error ? <GitProblemView error={error} /> : null}
+      {error ? <ProblemView error={error} /> : null}
       <div className="flex flex-wrap gap-2">
         <Button onClick={onBack} disabled={pending}>
           Back to editing

@@ -13,7 +13,7 @@ import { Breakable } from '@/components/breakable';
 import type { InfiniteRowsQuery } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { GitProblemView } from './problem';
+import { ProblemView } from '@/components/problem-view';
 import { formatNumber } from '@/lib/format';
 import {
   gitConnectionsQueryOptions,
@@ -271,7 +271,7 @@ export function ClearAllButton({
       >
         {shown ? (
           <div className="mt-3">
-            <GitProblemView compact error={shown} />
+            <ProblemView compact error={shown} />
           </div>
         ) : null}
       </ConfirmDialog>
