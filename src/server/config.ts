@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatIpAddress, parseIpAddress } from '../api/ip-ranges';
+import { formatIpAddress, isIpRange, parseIpAddress } from '../api/ip-ranges';
 import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
 import { readSandboxShape, type SandboxShape } from '../node/sandbox-shape';
 
@@ -66,6 +66,15 @@ export interface Config {
   guardedChangesQueue?: number;
   /** CONSOLE_RECONCILE_INTERVAL_S: how often revisions left `applying` are looked for (default 15 s). */
   reconcileIntervalS?: number;
+  /** CONSOLE_ALERTS_INTERVAL_S: how often alert rules are evaluated (default 60 s; 0 = only on "Check now"). */
+  alertsIntervalS?: number;
+  /**
+   * CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS: comma-separated ranges (CIDR or address) and host names a webhook may
+   * reach although they are loopback or private; none by default, so a webhook cannot probe the network.
+   */
+  alertsAllowPrivateTargets?: string[];
+  /** CONSOLE_ALERTS_RETRY_BASE_MS: the first webhook retry's delay; each next one doubles (default 30 s). */
+  alertsRetryBaseMs?: number;
 }
 
 /** Connections a guarded change may hold at once (its history and its lease's renewal), for the pool check. */
@@ -234,6 +243,9 @@ export function loadConfig(
     maxGuardedChanges: int('CONSOLE_MAX_GUARDED_CHANGES', 4, 1, 1_000),
     guardedChangesQueue: int('CONSOLE_GUARDED_CHANGES_QUEUE', 100, 0, 100_000),
     reconcileIntervalS: int('CONSOLE_RECONCILE_INTERVAL_S', 15, 1, 3_600),
+    alertsIntervalS: int('CONSOLE_ALERTS_INTERVAL_S', 60, 0, 86_400),
+    alertsAllowPrivateTargets: alertTargets(get('CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS'), problems),
+    alertsRetryBaseMs: int('CONSOLE_ALERTS_RETRY_BASE_MS', 30_000, 10, 3_600_000),
   };
   {
     // Guarded changes never starve the pool: each may hold two connections at once, and the rest need some.
@@ -248,4 +260,27 @@ export function loadConfig(
   }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS: ranges (`10.0.0.0/8`, `::1`) and host names, at most 50. */
+function alertTargets(raw: string | undefined, problems: string[]): string[] {
+  const items = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (items.length > 50) problems.push('CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS names more than 50 ranges or hosts');
+  for (const item of items) {
+    const range = item.includes('/') ? item : item.includes(':') ? `${item}/128` : `${item}/32`;
+    const isAddress = parseIpAddress(item.split('/')[0]!) !== null;
+    if (
+      isAddress
+        ? !isIpRange(range)
+        : !/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/.test(item)
+    ) {
+      problems.push(
+        `CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS: "${item}" is neither an address range (10.0.0.0/8, ::1) nor a host name`,
+      );
+    }
+  }
+  return items.slice(0, 50);
 }
