@@ -3,7 +3,7 @@
  * billing cycles, and how billing days and ranges are written.
  */
 import { useQuery } from '@tanstack/react-query';
-import { billingDayLabel, presetRange, type BillingCycle, type RangePreset, type TimeRange } from '@/api/billing-day';
+import { billingDayLabel, billingDayStart, DAY_SECONDS, presetRange, type BillingCycle, type RangePreset, type TimeRange } from '@/api/billing-day';
 import { useNow } from '@/lib/use-now';
 import { cyclesQueryOptions } from './api';
 import { needsCycles } from './search';
@@ -34,15 +34,29 @@ const dayYearFormat = new Intl.DateTimeFormat(undefined, {
   timeZone: 'UTC',
 });
 
-/** "Mar 9": a billing day's date (its start is 08:00 UTC, so the UTC date is the billing date). */
-export const formatBillingDay = (dayStart: number) => dayFormat.format(dayStart * 1000);
-export const formatBillingDayLong = (dayStart: number) => dayYearFormat.format(dayStart * 1000);
+/**
+ * "Mar 9": the date of the billing day holding `t`. A billing day starts at 08:00 UTC, so the UTC date of its
+ * start is its date; any later moment of the day (up to 07:59:59 UTC the next morning) is first brought back to
+ * that start, or the last hours of a day would read as the next date.
+ */
+export const formatBillingDay = (t: number) => dayFormat.format(billingDayStart(t) * 1000);
+export const formatBillingDayLong = (t: number) => dayYearFormat.format(billingDayStart(t) * 1000);
 
-/** "Mar 1 – Mar 30, 2025": the billing days of a range (its end is exclusive). */
+/** The start of a range's last billing day (its end is exclusive: the day before `time_before`'s day). */
+export const lastBillingDay = (range: TimeRange) => billingDayStart(range.time_before - 1);
+
+/**
+ * "Oct 28 – Nov 26, 2026": the billing days of a range, both ends inclusive (30 days ending Nov 26 read so, not
+ * "… – Nov 27": `time_before` is the exclusive start of the day after).
+ */
 export function formatRange(range: TimeRange): string {
-  return `${formatBillingDay(range.time_after)} – ${formatBillingDayLong(range.time_before - 1)}`;
+  const last = lastBillingDay(range);
+  const first = billingDayStart(range.time_after);
+  return last - first < DAY_SECONDS
+    ? formatBillingDayLong(first)
+    : `${formatBillingDay(first)} – ${formatBillingDayLong(last)}`;
 }
 
-/** File-name part of a range: `2025-03-01_2025-03-30`. */
+/** File-name part of a range: `2025-03-01_2025-03-30` (inclusive, as the label). */
 export const rangeSlug = (range: TimeRange) =>
-  `${billingDayLabel(range.time_after)}_${billingDayLabel(range.time_before - 1)}`;
+  `${billingDayLabel(range.time_after)}_${billingDayLabel(lastBillingDay(range))}`;
