@@ -7,8 +7,10 @@ import { resolve } from 'node:path';
 import { formatIpAddress, isIpRange, parseIpAddress } from '../api/ip-ranges';
 import { DEFAULT_SANDBOX_PORT, envReader } from '../node/env';
 import { readSandboxShape, type SandboxShape } from '../node/sandbox-shape';
+import { readAccessSettings, type AccessSettings } from './oidc/config';
 
-export interface Config {
+/** Single sign-on, the policy file and the activity's retention are `AccessSettings` (see oidc/config.ts). */
+export interface Config extends AccessSettings {
   /** `sandbox`: no credential configured, the embedded sandbox answers. `upstream`: a real API. */
   mode: 'sandbox' | 'upstream';
   /** Set in upstream mode; in sandbox mode the sandbox's admin credential is used. */
@@ -243,6 +245,7 @@ export function loadConfig(
     maxGuardedChanges: int('CONSOLE_MAX_GUARDED_CHANGES', 4, 1, 1_000),
     guardedChangesQueue: int('CONSOLE_GUARDED_CHANGES_QUEUE', 100, 0, 100_000),
     reconcileIntervalS: int('CONSOLE_RECONCILE_INTERVAL_S', 15, 1, 3_600),
+    ...readAccessSettings(get, problems),
     alertsIntervalS: int('CONSOLE_ALERTS_INTERVAL_S', 60, 0, 86_400),
     alertsAllowPrivateTargets: alertTargets(get('CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS'), problems),
     alertsRetryBaseMs: int('CONSOLE_ALERTS_RETRY_BASE_MS', 30_000, 10, 3_600_000),

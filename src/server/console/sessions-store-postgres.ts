@@ -13,8 +13,13 @@ import {
   OVERFLOW_KEY,
   TARGET_PREFIX,
   waitOf,
+  fromStored,
+  toStored,
+  MAX_OIDC_LOGINS,
+  OIDC_LOGIN_TTL_MS,
   type FailureRow,
-  type SessionRow,
+  type OidcLogin,
+  type StoredSessionRow,
   type SessionStore,
   type SignInFailureStore,
   type TakenLink,
@@ -62,23 +67,55 @@ export const sessionPgMigrations: Migration[] = [
     ALTER TABLE console_sign_in_links ADD COLUMN name TEXT;
   `,
   },
+  {
+    // Single sign-on: the person behind a session and the roles taken at sign-in; pending logins.
+    id: 'access-004-people',
+    sql: `
+    ALTER TABLE console_sessions ADD COLUMN subject TEXT;
+    ALTER TABLE console_sessions ADD COLUMN email TEXT;
+    ALTER TABLE console_sessions ADD COLUMN groups_json TEXT;
+    ALTER TABLE console_sessions ADD COLUMN roles_json TEXT;
+    CREATE TABLE console_oidc_logins (
+      state_hash TEXT PRIMARY KEY,
+      nonce TEXT NOT NULL,
+      verifier TEXT NOT NULL,
+      created_at BIGINT NOT NULL
+    );
+    CREATE INDEX console_oidc_logins_created_at ON console_oidc_logins (created_at);
+  `,
+  },
 ];
 
 export function createPgSessionStore(db: PgDatabase): SessionStore {
   return {
     async insert(idHash, row) {
+      const r = toStored(row);
       await db.query(
-        `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [idHash, row.fingerprint, row.method, row.created_at, row.last_seen_at, row.expires_at, row.name ?? null],
+        `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name,
+           subject, email, groups_json, roles_json)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          idHash,
+          r.fingerprint,
+          r.method,
+          r.created_at,
+          r.last_seen_at,
+          r.expires_at,
+          r.name,
+          r.subject,
+          r.email,
+          r.groups_json,
+          r.roles_json,
+        ],
       );
     },
     async get(idHash) {
-      const rows = await db.query<SessionRow>(
-        'SELECT fingerprint, method, created_at, last_seen_at, expires_at, name FROM console_sessions WHERE id_hash = $1',
+      const rows = await db.query<StoredSessionRow>(
+        `SELECT fingerprint, method, created_at, last_seen_at, expires_at, name, subject, email, groups_json,
+           roles_json FROM console_sessions WHERE id_hash = $1`,
         [idHash],
       );
-      return rows[0];
+      return rows[0] ? fromStored(rows[0]) : undefined;
     },
     async touch(idHash, at) {
       // Never moves back: two replicas touching at once keep the later time.
@@ -119,6 +156,29 @@ export function createPgSessionStore(db: PgDatabase): SessionStore {
     async clearLinks(before) {
       if (before === undefined) await db.query('DELETE FROM console_sign_in_links');
       else await db.query('DELETE FROM console_sign_in_links WHERE created_at < $1', [before]);
+    },
+    async addOidcLogin(state, login) {
+      await db.query('DELETE FROM console_oidc_logins WHERE created_at <= $1', [login.created_at - OIDC_LOGIN_TTL_MS]);
+      await db.query(
+        `DELETE FROM console_oidc_logins WHERE state_hash IN (
+           SELECT state_hash FROM console_oidc_logins ORDER BY created_at DESC OFFSET $1)`,
+        [MAX_OIDC_LOGINS - 1],
+      );
+      await db.query(
+        'INSERT INTO console_oidc_logins (state_hash, nonce, verifier, created_at) VALUES ($1, $2, $3, $4)',
+        [hashSecret(state), login.nonce, login.verifier, login.created_at],
+      );
+    },
+    async takeOidcLogin(state, now) {
+      // One DELETE: of two replicas given the same callback at once, exactly one gets the login.
+      const rows = await db.query<OidcLogin>(
+        'DELETE FROM console_oidc_logins WHERE state_hash = $1 RETURNING nonce, verifier, created_at',
+        [hashSecret(state)],
+      );
+      const row = rows[0];
+      return row && now - Number(row.created_at) < OIDC_LOGIN_TTL_MS
+        ? { ...row, created_at: Number(row.created_at) }
+        : undefined;
     },
   };
 }

@@ -50,12 +50,37 @@ export const sessionMigrations: Migration[] = [
     ALTER TABLE console_sign_in_links ADD COLUMN name TEXT;
   `,
   },
+  {
+    // Single sign-on (issue 31): the person behind a session (subject, email, groups) and the console roles
+    // taken at sign-in; the pending OpenID Connect logins (state, nonce, PKCE verifier), single-use and
+    // short-lived, so a callback works on any replica and a replayed one fails.
+    id: 'access-004-people',
+    sql: `
+    ALTER TABLE console_sessions ADD COLUMN subject TEXT;
+    ALTER TABLE console_sessions ADD COLUMN email TEXT;
+    ALTER TABLE console_sessions ADD COLUMN groups_json TEXT;
+    ALTER TABLE console_sessions ADD COLUMN roles_json TEXT;
+    CREATE TABLE console_oidc_logins (
+      state_hash TEXT PRIMARY KEY,
+      nonce TEXT NOT NULL,
+      verifier TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX console_oidc_logins_created_at ON console_oidc_logins (created_at);
+  `,
+  },
 ];
 
 export const SIGN_IN_PATH = '/console/sign-in';
 
-/** How a session was opened. */
-export type SignInMethod = 'link' | 'token';
+/** How a session was opened: a one-time link, the access token, or single sign-on (OpenID Connect). */
+export type SignInMethod = 'link' | 'token' | 'oidc';
+
+/** One role a session holds and the grant of the policy that gave it. */
+export interface SessionRole {
+  role: string;
+  grant: string;
+}
 
 export interface SessionRow {
   fingerprint: string;
@@ -65,7 +90,81 @@ export interface SessionRow {
   expires_at: number;
   /** The name given at sign-in (trimmed, 1–80 characters); null when none was. Read back as null, not absent. */
   name?: string | null;
+  /** Single sign-on: the provider's subject, the email and the groups from the ID token. */
+  subject?: string | null;
+  email?: string | null;
+  groups?: string[];
+  /** The console roles taken at sign-in (they end with the session). */
+  roles?: SessionRole[];
 }
+
+/** The columns a session row is stored as (lists as JSON). */
+export interface StoredSessionRow {
+  fingerprint: string;
+  method: SignInMethod;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  name: string | null;
+  subject: string | null;
+  email: string | null;
+  groups_json: string | null;
+  roles_json: string | null;
+}
+
+const parseList = <T>(json: string | null): T[] | undefined => {
+  if (!json) return undefined;
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? (v as T[]) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A session row as stored → as used. */
+export function fromStored(r: StoredSessionRow): SessionRow {
+  return {
+    fingerprint: r.fingerprint,
+    method: r.method,
+    created_at: Number(r.created_at),
+    last_seen_at: Number(r.last_seen_at),
+    expires_at: Number(r.expires_at),
+    name: r.name ?? null,
+    subject: r.subject ?? null,
+    email: r.email ?? null,
+    groups: parseList<string>(r.groups_json),
+    roles: parseList<SessionRole>(r.roles_json),
+  };
+}
+
+/** A session row as used → the columns it is stored in. */
+export function toStored(row: SessionRow): StoredSessionRow {
+  return {
+    fingerprint: row.fingerprint,
+    method: row.method,
+    created_at: row.created_at,
+    last_seen_at: row.last_seen_at,
+    expires_at: row.expires_at,
+    name: row.name ?? null,
+    subject: row.subject ?? null,
+    email: row.email ?? null,
+    groups_json: row.groups ? JSON.stringify(row.groups) : null,
+    roles_json: row.roles ? JSON.stringify(row.roles) : null,
+  };
+}
+
+/** A pending OpenID Connect login, kept from the redirect to the provider until its callback. */
+export interface OidcLogin {
+  nonce: string;
+  verifier: string;
+  created_at: number;
+}
+
+/** A login's state is valid this long (a person signing in at the provider has this long to finish). */
+export const OIDC_LOGIN_TTL_MS = 10 * 60_000;
+/** Pending logins kept at most (the oldest are dropped): a flood of sign-in starts cannot fill the store. */
+export const MAX_OIDC_LOGINS = 10_000;
 
 /** A one-time link taken: the name it was bound to, if any. */
 export interface TakenLink {
@@ -92,6 +191,10 @@ export interface SessionStore {
   takeLink(secret: string): Promise<TakenLink | false>;
   /** Forgets unused links: every one, or those created before `before` (epoch ms). */
   clearLinks(before?: number): Promise<void>;
+  /** Stores a pending login under its state (hashed), dropping expired ones and any beyond the cap. */
+  addOidcLogin(state: string, login: OidcLogin): Promise<void>;
+  /** Consumes a pending login: once (a replayed callback finds nothing); undefined when unknown or expired. */
+  takeOidcLogin(state: string, now: number): Promise<OidcLogin | undefined>;
 }
 
 /** Failures allowed before backoff starts. */
@@ -174,11 +277,25 @@ export interface SignInFailureStore {
 
 export function createSessionStore(db: Db): SessionStore {
   const insert = db.prepare(
-    `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name)
-     VALUES (@id_hash, @fingerprint, @method, @created_at, @last_seen_at, @expires_at, @name)`,
+    `INSERT INTO console_sessions (id_hash, fingerprint, method, created_at, last_seen_at, expires_at, name,
+       subject, email, groups_json, roles_json)
+     VALUES (@id_hash, @fingerprint, @method, @created_at, @last_seen_at, @expires_at, @name,
+       @subject, @email, @groups_json, @roles_json)`,
   );
-  const get = db.prepare<[string], SessionRow>(
-    'SELECT fingerprint, method, created_at, last_seen_at, expires_at, name FROM console_sessions WHERE id_hash = ?',
+  const get = db.prepare<[string], StoredSessionRow>(
+    `SELECT fingerprint, method, created_at, last_seen_at, expires_at, name, subject, email, groups_json, roles_json
+     FROM console_sessions WHERE id_hash = ?`,
+  );
+  const addLogin = db.prepare(
+    'INSERT INTO console_oidc_logins (state_hash, nonce, verifier, created_at) VALUES (?, ?, ?, ?)',
+  );
+  const dropOldLogins = db.prepare('DELETE FROM console_oidc_logins WHERE created_at <= ?');
+  const dropExcessLogins = db.prepare(
+    `DELETE FROM console_oidc_logins WHERE state_hash IN (
+       SELECT state_hash FROM console_oidc_logins ORDER BY created_at DESC LIMIT -1 OFFSET ?)`,
+  );
+  const takeLogin = db.prepare<[string], OidcLogin>(
+    'DELETE FROM console_oidc_logins WHERE state_hash = ? RETURNING nonce, verifier, created_at',
   );
   const touch = db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?');
   const del = db.prepare('DELETE FROM console_sessions WHERE id_hash = ?');
@@ -196,8 +313,11 @@ export function createSessionStore(db: Db): SessionStore {
   const clearLinksBefore = db.prepare('DELETE FROM console_sign_in_links WHERE created_at < ?');
 
   return {
-    insert: async (idHash, row) => void insert.run({ id_hash: idHash, ...row, name: row.name ?? null }),
-    get: async (idHash) => get.get(idHash),
+    insert: async (idHash, row) => void insert.run({ id_hash: idHash, ...toStored(row) }),
+    get: async (idHash) => {
+      const r = get.get(idHash);
+      return r ? fromStored(r) : undefined;
+    },
     touch: async (idHash, at) => void touch.run(at, idHash),
     delete: async (idHash) => void del.run(idHash),
     async purge(now, idleMs, maxSessions) {
@@ -211,6 +331,15 @@ export function createSessionStore(db: Db): SessionStore {
       return row ? { name: row.name ?? null } : false;
     },
     clearLinks: async (before) => void (before === undefined ? clearLinks.run() : clearLinksBefore.run(before)),
+    async addOidcLogin(state, login) {
+      dropOldLogins.run(login.created_at - OIDC_LOGIN_TTL_MS);
+      dropExcessLogins.run(MAX_OIDC_LOGINS - 1);
+      addLogin.run(hashSecret(state), login.nonce, login.verifier, login.created_at);
+    },
+    async takeOidcLogin(state, now) {
+      const row = takeLogin.get(hashSecret(state));
+      return row && now - Number(row.created_at) < OIDC_LOGIN_TTL_MS ? row : undefined;
+    },
   };
 }
 

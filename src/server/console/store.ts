@@ -9,6 +9,8 @@ import { sessionPgMigrations } from './sessions-store-postgres';
 import { settingsMigrations, settingsPgMigrations } from './storage/settings';
 import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
 import { leaseMigrations } from './storage/locks';
+import { activityMigrations } from './activity/store';
+import { activityPgMigrations } from './activity/store-postgres';
 
 /** Every console feature's migrations, in order. */
 export const consoleMigrations: Migration[] = [
@@ -16,6 +18,7 @@ export const consoleMigrations: Migration[] = [
   ...ipAccessListConsoleMigrations,
   ...sessionMigrations,
   ...settingsMigrations,
+  ...activityMigrations,
 ];
 
 /**
@@ -28,6 +31,7 @@ export const consolePgMigrations: Migration[] = [
   ...sessionPgMigrations,
   ...settingsPgMigrations,
   ...leaseMigrations,
+  ...activityPgMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

@@ -25,6 +25,8 @@ import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '.
 import { createPgIpAccessListStore } from '../ip-access-list/store-postgres';
 import { join } from 'node:path';
 import type { Redactor } from '../../redact';
+import { createSqliteActivityStore, type ActivityRetention, type ActivityStore } from '../activity/store';
+import { createPgActivityStore } from '../activity/store-postgres';
 
 export interface ConsoleStore {
   kind: 'sqlite' | 'postgres';
@@ -35,6 +37,8 @@ export interface ConsoleStore {
   /** The history of IP access list changes (enterprise-wide; its `serialize` takes the shared lock too). */
   ipAccessList: IpAccessListRevisionStore;
   settings: SettingsStore;
+  /** Console activity: every write made through the console, and who made it. */
+  activity: ActivityStore;
   /** Serializes guarded changes per set: in this process, and with PostgreSQL across every replica. */
   locks: SetLocks;
   /** The SQLite database itself (SQLite only). */
@@ -50,6 +54,8 @@ export interface ConsoleStore {
 
 export interface ConsoleStoreOptions extends GuardedLimits {
   retention?: RetentionPolicy;
+  /** Console activity's retention (CONSOLE_ACTIVITY_RETENTION_DAYS, CONSOLE_ACTIVITY_MAX_ROWS). */
+  activityRetention?: ActivityRetention;
   /** History clock in Unix seconds (tests move it). */
   clock?: () => number;
 }
@@ -72,6 +78,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
     gitPermissions: createRevisionStore(db, opts.retention, opts.clock),
     ipAccessList: createSqliteIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createSettingsStore(db),
+    activity: createSqliteActivityStore(db, opts.activityRetention),
     locks,
     sqlite: db,
     postgres: undefined,
@@ -110,6 +117,7 @@ export async function openPostgresConsoleStore(
     gitPermissions: createPgRevisionStore(db, opts.retention, opts.clock),
     ipAccessList: createPgIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createPgSettingsStore(db),
+    activity: createPgActivityStore(db, opts.activityRetention),
     locks,
     sqlite: undefined,
     postgres: db,
@@ -154,6 +162,8 @@ export type StoreConfig = Pick<
   | 'maxGuardedChanges'
   | 'guardedChangesQueue'
   | 'upstreamTimeoutMs'
+  | 'activityRetentionDays'
+  | 'activityMaxRows'
 >;
 
 /** The store's options the configuration sets (retention, pool, guarded changes, fencing budget). */
@@ -168,6 +178,10 @@ export function storeOptionsOf(config: Partial<StoreConfig>): ConsoleStoreOption
     maxQueued: config.guardedChangesQueue,
     // A fence keeps the lease for the longest one upstream write may take, plus a margin.
     writeBudgetMs: config.upstreamTimeoutMs !== undefined ? config.upstreamTimeoutMs + 5_000 : undefined,
+    activityRetention:
+      config.activityRetentionDays !== undefined && config.activityMaxRows !== undefined
+        ? { maxAgeDays: config.activityRetentionDays, maxRows: config.activityMaxRows }
+        : undefined,
   };
 }
 
