@@ -25,6 +25,8 @@ export const usageKeys = {
   byOrganization: (range: TimeRange) => [...usageKeys.all, 'by-organization', ...rangeKey(range)] as const,
   activeUsers: (scope: UsageScope, range: TimeRange) =>
     [...usageKeys.all, 'active-users', scopeKey(scope), ...rangeKey(range)] as const,
+  activeUsersCount: (scope: UsageScope, range: TimeRange) =>
+    [...usageKeys.all, 'active-users-count', scopeKey(scope), ...rangeKey(range)] as const,
   activity: (scope: UsageScope, range: TimeRange) =>
     [...usageKeys.all, 'activity', scopeKey(scope), ...rangeKey(range)] as const,
   orgMetrics: (orgId: string, range: TimeRange) =>
@@ -138,6 +140,21 @@ export const activeUsersQueryOptions = (scope: UsageScope, range: TimeRange) =>
       ]);
       return { dau, wau, mau };
     },
+    staleTime: STALE,
+  });
+
+/**
+ * Unique active users over the whole range, one count (`GET /v3/enterprise/metrics/active-users`): a person with
+ * at least one session or one search in it, in the organization when the scope is one.
+ */
+export const enterpriseActiveUsersQueryOptions = (scope: UsageScope, range: TimeRange) =>
+  queryOptions({
+    queryKey: usageKeys.activeUsersCount(scope, range),
+    queryFn: ({ signal }) =>
+      apiCall('metrics.activeUsers.get', {
+        query: { ...range, ...orgFilter(scope), min_sessions: 1, min_searches: 1 },
+        signal,
+      }),
     staleTime: STALE,
   });
 

@@ -14,6 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toCsv } from '@/lib/csv';
 import { downloadText } from '@/lib/download';
 import { formatNumber } from '@/lib/format';
+import { missingPermissionOf } from './permission';
 
 export type ChartRow = Record<string, string | number | null>;
 
@@ -134,7 +135,15 @@ export function ChartCard({
           </Button>
         </div>
       </div>
-      {query.error ? (
+      {missingPermissionOf(query.error) ? (
+        // The screen names the missing permission once, at its top; here only what this card leaves out.
+        <p
+          className="rounded-md border border-line bg-surface-2 p-3 text-sm text-muted"
+          data-testid="card-not-permitted"
+        >
+          Not shown: this needs the {missingPermissionOf(query.error)} permission (see above).
+        </p>
+      ) : query.error ? (
         <ProblemView error={query.error} onRetry={() => void query.refetch()} />
       ) : !data ? (
         <div role="status" aria-label={`Loading ${title}`}>

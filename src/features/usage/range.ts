@@ -3,7 +3,15 @@
  * billing cycles, and how billing days and ranges are written.
  */
 import { useQuery } from '@tanstack/react-query';
-import { billingDayLabel, billingDayStart, DAY_SECONDS, presetRange, type BillingCycle, type RangePreset, type TimeRange } from '@/api/billing-day';
+import {
+  billingDayLabel,
+  billingDayStart,
+  DAY_SECONDS,
+  presetRange,
+  type BillingCycle,
+  type RangePreset,
+  type TimeRange,
+} from '@/api/billing-day';
 import { useNow } from '@/lib/use-now';
 import { cyclesQueryOptions } from './api';
 import { needsCycles } from './search';

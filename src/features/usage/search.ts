@@ -1,16 +1,17 @@
 /**
  * The usage screens' URL state: a range preset (`?range=30d`). Only presets exist, so the picker cannot ask for
- * a range the API would refuse. Kept light (zod and the billing-day module only): route files read it at start.
+ * a range the API would refuse. Without zod: route files read it at start.
  */
-import { z } from 'zod';
 import { RANGE_PRESETS, type RangePreset } from '@/api/billing-day';
+import { defineSearch, oneOf, type SearchOf } from '@/lib/search-params';
 
 export const DEFAULT_PRESET: RangePreset = '30d';
 
-export const UsageSearch = z.object({
-  range: z.enum(RANGE_PRESETS).optional().catch(undefined),
+export const UsageSearch = defineSearch({
+  fields: { range: oneOf(RANGE_PRESETS) },
+  filters: (s) => ({ preset: s.range ?? DEFAULT_PRESET }),
 });
-export type UsageSearch = z.infer<typeof UsageSearch>;
+export type UsageSearch = SearchOf<typeof UsageSearch>;
 
 /** Leaves the default out of the URL. */
 export const cleanUsageSearch = (s: UsageSearch): UsageSearch =>

@@ -17,21 +17,25 @@ import {
 } from '@/api/billing-day';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { ProblemView } from '@/components/problem-view';
+import { describeError, ProblemView } from '@/components/problem-view';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatNumber } from '@/lib/format';
 import {
   activeUsersQueryOptions,
   activityQueryOptions,
   acuLimitsQueryOptions,
+  cyclesQueryOptions,
+  enterpriseActiveUsersQueryOptions,
   consumptionByOrganizationQueryOptions,
   dailyConsumptionQueryOptions,
+  previousRange,
   type UsageScope,
 } from './api';
 import { ChartCard } from './chart-card';
 import { CycleChart, DailyLinesChart, GroupedBarChart, RankedBarChart, StackedDailyChart } from './charts';
 import { forecastCycle, type Forecast } from './forecast';
 import { formatBillingDayLong, rangeSlug, useUsageRange } from './range';
+import { missingPermissionOf, missingPermissions } from './permission';
 import { RangePicker } from './range-picker';
 import {
   activeUsersChartData,
@@ -42,14 +46,37 @@ import {
   productLabel,
 } from './usage-data';
 
-function Tile({ label, value, hint }: { label: string; value: string | undefined; hint?: string }) {
+/**
+ * One figure. While it loads, a placeholder; when it cannot be read, a dash and the reason in words (never a
+ * placeholder that stays forever).
+ */
+function Tile({
+  label,
+  value,
+  hint,
+  error,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  hint?: string;
+  error?: unknown;
+  testId?: string;
+}) {
+  const missing = missingPermissionOf(error);
   return (
-    <div className="rounded-lg border border-line bg-surface p-3">
+    <div className="rounded-lg border border-line bg-surface p-3" data-testid={testId}>
       <dt className="text-xs text-muted">{label}</dt>
       <dd className="mt-1 text-xl font-semibold tabular-nums">
-        {value ?? <Skeleton className="h-7 w-20" aria-label="Loading" />}
+        {value ?? (error ? '—' : <Skeleton className="h-7 w-20" aria-label="Loading" />)}
       </dd>
-      {hint && <dd className="text-xs text-muted">{hint}</dd>}
+      {value === undefined && error ? (
+        <dd className="text-xs text-muted">
+          {missing ? `Needs the ${missing} permission` : `Could not be read: ${describeError(error).title}`}
+        </dd>
+      ) : (
+        hint && <dd className="text-xs text-muted">{hint}</dd>
+      )}
     </div>
   );
 }
@@ -227,7 +254,11 @@ function CycleCard({ scope, now, cycles }: { scope: UsageScope; now: number; cyc
             This cycle, each organization that has a limit: used so far, where its own burn rate ends the cycle, and the
             billing day its limit would be reached.
           </p>
-          {orgs.error ? (
+          {missingPermissionOf(orgs.error) ? (
+            <p className="rounded-md border border-line bg-surface-2 p-3 text-sm text-muted">
+              Not shown: this needs the {missingPermissionOf(orgs.error)} permission (see above).
+            </p>
+          ) : orgs.error ? (
             <ProblemView error={orgs.error} onRetry={() => void orgs.refetch()} compact />
           ) : orgs.isPending ? (
             <Skeleton className="h-24 w-full" aria-label="Loading" />
@@ -302,29 +333,91 @@ function ActivityCard({ scope, range, slug }: { scope: UsageScope; range: TimeRa
   );
 }
 
+function changeHint(current: number | undefined, previous: number | undefined): string | undefined {
+  if (current === undefined || previous === undefined) return undefined;
+  if (previous === 0) return current === 0 ? 'None in the range before either' : 'None in the range before';
+  const pct = ((current - previous) / previous) * 100;
+  const size = formatNumber(Math.abs(pct));
+  return pct === 0 ? 'Same as the range before' : `${pct > 0 ? '+' : '−'}${size} % on the range before`;
+}
+
 function Tiles({ scope, range }: { scope: UsageScope; range: TimeRange }) {
   const daily = useQuery(dailyConsumptionQueryOptions(scope, range));
+  const before = useQuery(dailyConsumptionQueryOptions(scope, previousRange(range)));
   const activity = useQuery(activityQueryOptions(scope, range));
   const users = useQuery(activeUsersQueryOptions(scope, range));
+  const active = useQuery(enterpriseActiveUsersQueryOptions(scope, range));
   const avgDau = users.data?.dau.length
     ? users.data.dau.reduce((n, d) => n + d.active_users, 0) / users.data.dau.length
     : undefined;
   return (
-    <dl className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <Tile label="Compute units (ACUs)" value={daily.data && formatNumber(daily.data.total_acus, 2)} />
+    <dl className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-5">
+      <Tile
+        label="Compute units (ACUs)"
+        value={daily.data && formatNumber(daily.data.total_acus, 2)}
+        error={daily.error}
+        hint={changeHint(daily.data?.total_acus, before.data?.total_acus)}
+        testId="tile-acus"
+      />
       <Tile
         label="Sessions created"
         value={activity.data && formatNumber(activity.data.current.sessions.sessions_created_count)}
+        error={activity.error}
+        hint={changeHint(
+          activity.data?.current.sessions.sessions_created_count,
+          activity.data?.previous.sessions.sessions_created_count,
+        )}
       />
       <Tile
         label="Pull requests merged"
         value={activity.data && formatNumber(activity.data.current.prs.prs_merged_count)}
+        error={activity.error}
+        hint={changeHint(activity.data?.current.prs.prs_merged_count, activity.data?.previous.prs.prs_merged_count)}
+      />
+      <Tile
+        label="Active users"
+        value={active.data && formatNumber(active.data.active_users)}
+        error={active.error}
+        hint="People with a session or a search in the range"
+        testId="tile-active-users"
       />
       <Tile
         label="Daily active users (average)"
         value={avgDau === undefined ? users.data && '0' : formatNumber(avgDau, 1)}
+        error={users.error}
       />
     </dl>
+  );
+}
+
+/**
+ * Each permission the screen's reads miss, named once: the cards below then say in a line what they leave out.
+ * Reads the cards' own queries (the same keys), so it costs no request of its own.
+ */
+function PermissionNotice({ scope, range }: { scope: UsageScope; range: TimeRange }) {
+  const daily = useQuery(dailyConsumptionQueryOptions(scope, range));
+  const cycles = useQuery(cyclesQueryOptions());
+  const activity = useQuery(activityQueryOptions(scope, range));
+  const users = useQuery(activeUsersQueryOptions(scope, range));
+  const missing = missingPermissions([daily.error, cycles.error, activity.error, users.error]);
+  if (missing.length === 0) return null;
+  return (
+    <div
+      role="note"
+      className="mb-4 rounded-lg border border-warn/50 bg-warn/5 p-4 text-sm"
+      data-testid="usage-permission"
+    >
+      {missing.map((p) => (
+        <p key={p}>
+          <strong className="font-semibold">Missing permission: {p}.</strong>{' '}
+          {p === 'ManageBilling'
+            ? 'Compute units, the billing cycle and its forecast, and the organizations’ figures are not shown.'
+            : 'The figures that need it are not shown.'}{' '}
+          Ask an enterprise admin to grant {p} to the role of the console’s service user; the rest of this page works
+          without it.
+        </p>
+      ))}
+    </div>
   );
 }
 
@@ -361,6 +454,7 @@ export function UsageDashboard({
         <Skeleton className="h-64 w-full" aria-label="Loading" />
       ) : (
         <>
+          <PermissionNotice scope={scope} range={range} />
           <Tiles scope={scope} range={range} />
           <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
             <DailyCard scope={scope} range={range} slug={slug} />
