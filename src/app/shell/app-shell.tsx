@@ -8,10 +8,11 @@ import { GlobalNotices } from '@/components/global-notices';
 import { consoleConfigQueryOptions } from '@/lib/console-config';
 import { lastOrg } from '@/lib/last-org';
 import { OrgSwitcher } from '@/features/organizations/org-switcher';
-import { QueueIndicator } from '@/features/capacity/queue-indicator';
 import { cn } from '@/lib/cn';
 import { useHasPermission } from '@/lib/principal';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
+import { HeaderMenu } from './header-menu';
+import { QueueStatus } from './queue-status';
 import { ThemeToggle } from './theme-toggle';
 import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
@@ -75,7 +76,16 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex min-h-dvh bg-bg text-fg">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:bg-surface focus:p-2"
+        // Focus itself moves to the content (following the link alone leaves it on the body in some browsers),
+        // so the next Tab goes on from the page's first control, not from the header's.
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <aside
@@ -113,7 +123,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </aside>
       {menuOpen && <div className="fixed inset-0 z-20 bg-black/30 md:hidden" onClick={close} aria-hidden />}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-3 border-b border-line bg-surface px-4">
+        <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-2 border-b border-line bg-surface px-4 sm:gap-3">
           <button
             type="button"
             className="inline-flex size-9 items-center justify-center rounded-md border border-line md:hidden"
@@ -133,26 +143,30 @@ export function AppShell({ children }: { children: ReactNode }) {
               </Badge>
             ) : null}
           </div>
-          <div className="flex items-center gap-2">
-            <QueueIndicator />
+          <div className="flex min-w-0 items-center gap-1.5 sm:gap-2">
+            <QueueStatus />
             <Shortcuts />
             <SignedInAs enabled={signedIn} />
-            {signedIn && (
-              <button
-                type="button"
-                className="inline-flex h-9 items-center gap-1.5 rounded-md border border-line px-2.5 text-sm hover:bg-surface-2"
-                onClick={() => void signOut()}
-              >
-                <LogOut className="size-4" aria-hidden />
-                Sign out
-              </button>
-            )}
-            <TimeToggle />
-            <ThemeToggle />
+            {/* On a phone these three move into the header's menu: beside the rest they overflow 390 px. */}
+            <div className="hidden items-center gap-2 sm:flex">
+              {signedIn && (
+                <button
+                  type="button"
+                  className="inline-flex h-9 items-center gap-1.5 rounded-md border border-line px-2.5 text-sm hover:bg-surface-2"
+                  onClick={() => void signOut()}
+                >
+                  <LogOut className="size-4" aria-hidden />
+                  Sign out
+                </button>
+              )}
+              <TimeToggle />
+              <ThemeToggle />
+            </div>
+            <HeaderMenu className="sm:hidden" onSignOut={signedIn ? () => void signOut() : undefined} />
           </div>
         </header>
         <GlobalNotices />
-        <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
           {children}
         </main>
       </div>

@@ -34,7 +34,46 @@ const palettesSessions = cursorInfiniteQueryOptions({
   staleTime: 30_000,
 });
 
-export default function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+type Note = { note_id: string; name: string; org_id?: string | null; folder_path: string; trigger: string };
+
+/** A note's short trigger, to tell apart notes of the same name in the same folder. */
+const TRIGGER_CHARS = 40;
+
+/**
+ * Notes as results: notes of the same name in several organizations and folders are common ("Deploy"), so each
+ * says where it lives (its organization, or the enterprise, and folder); two still alike add their trigger.
+ */
+export function noteList(notes: readonly Note[], orgName: ReadonlyMap<string, string>): Result[] {
+  const where = (n: Note) =>
+    `${n.org_id ? (orgName.get(n.org_id) ?? n.org_id) : 'Enterprise'} · ${n.folder_path.trim() || 'no folder'}`;
+  const seen = new Map<string, number>();
+  for (const n of notes) seen.set(`${n.name}\n${where(n)}`, (seen.get(`${n.name}\n${where(n)}`) ?? 0) + 1);
+  return notes.map((n) => {
+    const trigger = n.trigger.trim();
+    const alike = (seen.get(`${n.name}\n${where(n)}`) ?? 0) > 1 && trigger !== '';
+    const short = trigger.length > TRIGGER_CHARS ? `${trigger.slice(0, TRIGGER_CHARS - 1)}…` : trigger;
+    return {
+      id: `note:${n.note_id}`,
+      group: 'Notes',
+      label: n.name,
+      detail: alike ? `${where(n)} · “${short}”` : where(n),
+      to: n.org_id
+        ? { to: '/orgs/$orgId/knowledge/$noteId', params: { orgId: n.org_id, noteId: n.note_id } }
+        : { to: '/knowledge/$noteId', params: { noteId: n.note_id } },
+    };
+  });
+}
+
+export default function CommandPalette({
+  open,
+  onOpenChange,
+  fallbackFocus,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  /** Where focus goes on close when nothing had it at opening (Ctrl+K on the page itself): the palette's button. */
+  fallbackFocus?: () => HTMLElement | null;
+}) {
   const navigate = useNavigate();
   const { orgId: routeOrg } = useParams({ strict: false }) as { orgId?: string };
   const orgId = routeOrg ?? lastOrg() ?? undefined;
@@ -99,17 +138,7 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
           }))
       : [];
     const noteResults: Result[] =
-      q && debounced === q
-        ? (notes.data?.items ?? []).slice(0, MAX_PER_GROUP).map((n) => ({
-            id: `note:${n.note_id}`,
-            group: 'Notes',
-            label: n.name,
-            detail: n.folder_path ?? undefined,
-            to: n.org_id
-              ? { to: '/orgs/$orgId/knowledge/$noteId', params: { orgId: n.org_id, noteId: n.note_id } }
-              : { to: '/knowledge/$noteId', params: { noteId: n.note_id } },
-          }))
-        : [];
+      q && debounced === q ? noteList(notes.data?.items ?? [], orgName).slice(0, MAX_PER_GROUP) : [];
     return [...screens, ...organizations, ...sessionResults, ...noteResults];
   }, [q, debounced, orgId, orgList, orgName, sessionList, notes.data]);
 
@@ -132,6 +161,9 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
   // Where Enter or a click goes: navigation waits until the dialog has closed, so focus lands on the new
   // page's heading instead of going back to where the palette was opened.
   const target = useRef<LinkOptions | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  /** What had focus when the palette opened: focus goes back there when it closes without going anywhere. */
+  const openedFrom = useRef<Element | null>(null);
   const go = (r: Result) => {
     target.current = r.to;
     onOpenChange(false);
@@ -150,12 +182,28 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         className="top-24 w-[min(92vw,36rem)] translate-y-0 p-0"
+        // The search box takes focus here, not with `autoFocus`: focused while mounting, it would be taken for
+        // the element that opened the palette, and focus would go back to it (gone) on close: to the body.
+        onOpenAutoFocus={(e) => {
+          openedFrom.current = document.activeElement;
+          e.preventDefault();
+          input.current?.focus();
+        }}
         onCloseAutoFocus={(e) => {
           const to = target.current;
-          if (!to) return;
-          target.current = null;
+          const from = openedFrom.current;
+          openedFrom.current = null;
+          if (to) {
+            target.current = null;
+            e.preventDefault();
+            void navigate(to);
+            return;
+          }
+          if (from instanceof HTMLElement && from !== document.body && from.isConnected) return;
+          const fallback = fallbackFocus?.();
+          if (!fallback) return;
           e.preventDefault();
-          void navigate(to);
+          fallback.focus();
         }}
       >
         <DialogTitle className="sr-only">Command palette</DialogTitle>
@@ -165,7 +213,7 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
         <div className="flex items-center gap-2 border-b border-line px-3">
           <Search className="size-4 text-muted" aria-hidden />
           <input
-            autoFocus
+            ref={input}
             type="text"
             aria-label="Search screens, organizations, sessions and notes"
             aria-controls={listId}
@@ -182,7 +230,17 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
             className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-muted"
           />
         </div>
-        <ul ref={listRef} id={listId} role="listbox" aria-label="Results" className="max-h-96 overflow-y-auto p-1">
+        {/* In the tab order (a scrolling region a keyboard must reach) and driven by the same keys as the box. */}
+        <ul
+          ref={listRef}
+          id={listId}
+          role="listbox"
+          aria-label="Results"
+          tabIndex={0}
+          aria-activedescendant={activeDescendant}
+          onKeyDown={onKeyDown}
+          className="max-h-96 overflow-y-auto p-1 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+        >
           {results.map((r, i) => {
             const header = r.group !== lastGroup ? r.group : null;
             lastGroup = r.group;
@@ -205,7 +263,7 @@ export default function CommandPalette({ open, onOpenChange }: { open: boolean; 
                   className="flex cursor-default items-baseline justify-between gap-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2"
                 >
                   <span className="min-w-0 truncate">{r.label}</span>
-                  {r.detail && <span className="shrink-0 truncate text-xs text-muted">{r.detail}</span>}
+                  {r.detail && <span className="min-w-0 shrink truncate text-xs text-muted">{r.detail}</span>}
                 </div>
               </li>
             );

@@ -3,7 +3,7 @@
  * `?` lists the shortcuts. The palette and the list load on first use; this part is a few lines in the shell.
  */
 import { Search } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 const CommandPalette = lazy(() => import('./command-palette'));
 const ShortcutsHelp = lazy(() => import('./shortcuts-help'));
@@ -26,6 +26,7 @@ export function Shortcuts() {
   const [palette, setPalette] = useState(false);
   const [help, setHelp] = useState(false);
   const [used, setUsed] = useState({ palette: false, help: false });
+  const button = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -55,6 +56,7 @@ export function Shortcuts() {
   return (
     <>
       <button
+        ref={button}
         type="button"
         onClick={() => {
           setUsed((u) => ({ ...u, palette: true }));
@@ -70,7 +72,9 @@ export function Shortcuts() {
         <span className="sr-only sm:hidden">Go to (command palette)</span>
       </button>
       <Suspense fallback={null}>
-        {used.palette && <CommandPalette open={palette} onOpenChange={setPalette} />}
+        {used.palette && (
+          <CommandPalette open={palette} onOpenChange={setPalette} fallbackFocus={() => button.current} />
+        )}
         {used.help && <ShortcutsHelp open={help} onOpenChange={setHelp} />}
       </Suspense>
     </>

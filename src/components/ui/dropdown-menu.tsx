@@ -1,6 +1,6 @@
 /** A menu of actions behind a button (Radix DropdownMenu): arrow keys, typeahead, Escape; items are `menuitem`s. */
 import { DropdownMenu as MenuPrimitive } from 'radix-ui';
-import { Check } from 'lucide-react';
+import { Check, Circle } from 'lucide-react';
 import { forwardRef, type ComponentPropsWithoutRef } from 'react';
 import { cn } from '@/lib/cn';
 
@@ -50,6 +50,25 @@ export const DropdownMenuCheckboxItem = forwardRef<
       </span>
       {children}
     </MenuPrimitive.CheckboxItem>
+  );
+});
+
+export const DropdownMenuRadioGroup = MenuPrimitive.RadioGroup;
+
+/** One choice of a `DropdownMenuRadioGroup` (`menuitemradio`): a dot marks the chosen one. */
+export const DropdownMenuRadioItem = forwardRef<
+  HTMLDivElement,
+  ComponentPropsWithoutRef<typeof MenuPrimitive.RadioItem>
+>(function DropdownMenuRadioItem({ className, children, ...props }, ref) {
+  return (
+    <MenuPrimitive.RadioItem ref={ref} className={cn(itemClass, 'pl-7', className)} {...props}>
+      <span className="absolute left-2 flex size-3.5 items-center justify-center">
+        <MenuPrimitive.ItemIndicator>
+          <Circle className="size-2 fill-accent text-accent" aria-hidden />
+        </MenuPrimitive.ItemIndicator>
+      </span>
+      {children}
+    </MenuPrimitive.RadioItem>
   );
 });
 

@@ -1,0 +1,74 @@
+/**
+ * The header's menu on a phone: the times and theme toggles and Sign out, which sit in the header itself on
+ * wider screens. At 390 px the header has room for the menu button, the queue, the palette and one menu, not
+ * for every button beside them (they pushed the page wider than the screen).
+ */
+import { EllipsisVertical, LogOut } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuCheckboxItem,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { readTheme, saveTheme, type Theme } from '@/lib/theme';
+import { setTimeDisplay, useTimeDisplay } from '@/lib/time-display';
+
+const THEMES: Array<[Theme, string]> = [
+  ['light', 'Light theme'],
+  ['dark', 'Dark theme'],
+  ['system', 'System theme'],
+];
+
+export function HeaderMenu({ onSignOut, className }: { onSignOut?: () => void; className?: string }) {
+  const display = useTimeDisplay();
+  const [theme, setTheme] = useState<Theme>(readTheme);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button size="icon" aria-label="More: times, theme and sign out" className={className}>
+          <EllipsisVertical className="size-4" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuCheckboxItem
+          checked={display === 'absolute'}
+          onCheckedChange={(on) => setTimeDisplay(on ? 'absolute' : 'relative')}
+        >
+          Show absolute times
+        </DropdownMenuCheckboxItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuLabel>Theme</DropdownMenuLabel>
+        <DropdownMenuRadioGroup
+          value={theme}
+          onValueChange={(v) => {
+            const next = THEMES.find(([t]) => t === v)?.[0] ?? 'system';
+            saveTheme(next);
+            setTheme(next);
+          }}
+        >
+          {THEMES.map(([value, label]) => (
+            <DropdownMenuRadioItem key={value} value={value}>
+              {label}
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
+        {onSignOut && (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={onSignOut}>
+              <LogOut className="size-4" aria-hidden />
+              Sign out
+            </DropdownMenuItem>
+          </>
+        )}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
