@@ -15,20 +15,68 @@ function paint(text: string, code: string, on: boolean): string {
   return on ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
-function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, Math.max(1, n - 1))}…` : s;
+/** Width of the output when the terminal does not say (piped to a file or another program). */
+export const DEFAULT_WIDTH = 100;
+
+/** A column narrower than this wraps too much to read; the line then runs past the width instead. */
+const MIN_COLUMN = 8;
+const LAST_COLUMN = 24;
+
+/**
+ * `text` in lines of at most `width` characters (the first line `first`), broken between words; a longer word
+ * (a path, an id) is broken after a `/`, `?`, `&`, `,` or `_` where it can be, else cut.
+ */
+export function wrap(text: string, width: number, first = width): string[] {
+  const lines: string[] = [];
+  const room = () => Math.max(1, lines.length === 0 ? first : width);
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    if (line !== '' && line.length + 1 + rest.length <= room()) {
+      line += ` ${rest}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    while (rest.length > room()) {
+      const cut = Math.max(...['/', '?', '&', ',', '_'].map((c) => rest.lastIndexOf(c, room() - 1)));
+      const at = cut > 0 ? cut + 1 : room();
+      lines.push(rest.slice(0, at));
+      rest = rest.slice(at);
+    }
+    line = rest;
+  }
+  lines.push(line);
+  return lines;
 }
 
-/** A plain-text table: columns padded to their widest cell, the last column clipped to the line width. */
+/**
+ * A plain-text table that fits `width`: columns padded to their widest cell; while the line is too wide, the
+ * last column, then the widest, is narrowed and its cells wrap onto further lines (nothing is cut off). Rules
+ * are as wide as their column.
+ */
 export function table(headers: string[], rows: string[][], width: number): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const fixed = widths.slice(0, -1).reduce((a, w) => a + w + 2, 2);
-  widths[widths.length - 1] = Math.max(20, Math.min(widths[widths.length - 1]!, width - fixed));
-  const line = (cells: string[]) =>
-    `  ${cells
-      .map((c, i) => (i === cells.length - 1 ? clip(c, widths[i]!) : c.padEnd(widths[i]!)))
-      .join('  ')}`.trimEnd();
-  return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)];
+  const lineWidth = () => widths.reduce((a, w) => a + w, 0) + 2 * widths.length;
+  // The last column (free text: details, reasons) gives way first, down to a readable width; then the widest.
+  const last = widths.length - 1;
+  widths[last] = Math.max(Math.min(widths[last]!, LAST_COLUMN), widths[last]! - Math.max(0, lineWidth() - width));
+  while (lineWidth() > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    const floor = Math.max(MIN_COLUMN, headers[widest]!.length);
+    if (widths[widest]! <= floor) break;
+    // Down to the next widest column at most, so that the narrowing is shared between wide columns.
+    const next = Math.max(...widths.filter((_, i) => i !== widest), 0);
+    const to = Math.max(floor, widths[widest]! - (lineWidth() - width), next);
+    widths[widest] = to < widths[widest]! ? to : widths[widest]! - 1;
+  }
+  const line = (cells: string[]) => {
+    const wrapped = cells.map((c, i) => wrap(c, widths[i]!));
+    const height = Math.max(...wrapped.map((w) => w.length));
+    return Array.from({ length: height }, (_, n) =>
+      `  ${wrapped.map((w, i) => (w[n] ?? '').padEnd(widths[i]!)).join('  ')}`.trimEnd(),
+    );
+  };
+  return [...line(headers), `  ${widths.map((w) => '─'.repeat(w)).join('  ')}`, ...rows.flatMap(line)];
 }
 
 const time = (s: number | null) => (s === null ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
@@ -39,17 +87,28 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
   const screens =
     report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published);
   const out: string[] = [];
+  /** A line of prose, wrapped to the width with its continuation lines indented. */
+  const say = (text: string, indent = '  ') => {
+    const [first, ...rest] = wrap(text, width - indent.length - 2, width - indent.length);
+    out.push(`${indent}${first}`, ...rest.map((l) => `${indent}  ${l}`));
+  };
   const heading = (n: number, title: string, v: DoctorVerdict) => {
     out.push('');
+    // Measured unpainted: escape codes take no room on the screen.
+    const head = `${n}. ${title}  [${LABEL[v.level]}] `;
+    const [first, ...rest] = wrap(v.line, width - 2, width - head.length);
     out.push(
-      `${paint(`${n}. ${title}`, '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${v.line}`,
+      `${paint(`${n}. ${title}`, '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
+      ...rest.map((l) => `  ${l}`),
     );
   };
 
   out.push(
     `${paint('Agent Platform doctor', '1', color)}: ${report.target.base_url} (${report.target.mode === 'sandbox' ? 'embedded sandbox' : 'configured upstream'}), ${time(report.started_at)}, ${(report.duration_ms / 1000).toFixed(1)} s`,
   );
-  out.push(`${paint(`[${LABEL[report.verdict.level]}]`, COLOR[report.verdict.level], color)} ${report.verdict.line}`);
+  const verdict = `[${LABEL[report.verdict.level]}]`;
+  const [first, ...rest] = wrap(report.verdict.line, width - 2, width - verdict.length - 1);
+  out.push(`${paint(verdict, COLOR[report.verdict.level], color)} ${first}`, ...rest.map((l) => `  ${l}`));
 
   const r = report.reach;
   heading(1, 'Reach', r.verdict);
@@ -124,8 +183,8 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
   const ops = report.operations;
   heading(3, 'What this credential may do', ops.verdict);
   const c = ops.counts;
-  out.push(
-    `  ${c.allowed} allowed, ${c.refused} refused, ${c.not_present} not present, ${c.failed} failed, ${c.skipped} skipped`,
+  say(
+    `${c.allowed} allowed, ${c.refused} refused, ${c.not_present} not present, ${c.failed} failed, ${c.skipped} skipped`,
   );
   const outcomeText = (o: (typeof ops.items)[number]) =>
     o.outcome === 'refused'
@@ -150,13 +209,17 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
   if (paths.length > 0) {
     out.push('');
     out.push(`  ${paint('Paths the upstream serves', '1', color)} (operations known at more than one path)`);
-    out.push(...paths.map((p) => `  ${p.line}`));
+    for (const p of paths) say(p.line);
   }
   const v = screensVerdict(screens);
   out.push('');
-  out.push(
-    `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${v.line}`,
-  );
+  {
+    const [first, ...rest] = wrap(v.line, width - 4, width - `  Screens of the console  [${LABEL[v.level]}] `.length);
+    out.push(
+      `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
+      ...rest.map((l) => `    ${l}`),
+    );
+  }
   out.push(
     ...table(
       ['SCREEN', 'NEEDS', 'WORKS', 'WHY'],
@@ -167,8 +230,8 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
 
   const conf = report.conformance;
   heading(4, 'Conformance', conf.verdict);
-  out.push(
-    `  ${conf.checked} answers checked, ${conf.conforming} conforming; ${conf.unknown_fields.count} unknown extra fields (counted, not errors)`,
+  say(
+    `${conf.checked} answers checked, ${conf.conforming} conforming; ${conf.unknown_fields.count} unknown extra fields (counted, not errors)`,
   );
   if (conf.issues.length > 0) {
     out.push(

@@ -40,6 +40,7 @@ describe('npm run doctor', () => {
   let unreachable: Awaited<ReturnType<typeof runCli>>;
   let wrong: Awaited<ReturnType<typeof runCli>>;
   let plainHttp: Awaited<ReturnType<typeof runCli>>;
+  let onSandboxPort: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
     // An upstream that knows no credential: every request is refused as the sandbox refuses an unknown one.
@@ -63,13 +64,15 @@ describe('npm run doctor', () => {
     await new Promise<void>((r) => probe.close(() => r()));
 
     const { port } = upstream.address() as AddressInfo;
-    // The three runs at once: each child starts tsx, which is the slow part.
-    [unreachable, wrong, plainHttp] = await Promise.all([
+    // The runs at once: each child starts tsx, which is the slow part.
+    [unreachable, wrong, plainHttp, onSandboxPort] = await Promise.all([
       runCli({ AGENT_PLATFORM_BASE_URL: `http://127.0.0.1:${closedPort}`, AGENT_PLATFORM_API_KEY: WRONG_KEY }, [
         '--json',
       ]),
       runCli({ AGENT_PLATFORM_BASE_URL: `http://127.0.0.1:${port}/`, AGENT_PLATFORM_API_KEY: WRONG_KEY }),
       runCli({ AGENT_PLATFORM_BASE_URL: 'http://api.example.invalid', AGENT_PLATFORM_API_KEY: WRONG_KEY }),
+      // No upstream configured, SANDBOX_PORT names a port something serves: that is what is checked.
+      runCli({ SANDBOX_PORT: String(port) }, ['--json']),
     ]);
   }, 180_000);
   afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
@@ -115,6 +118,19 @@ describe('npm run doctor', () => {
     expect(wrong.stdout + wrong.stderr).not.toContain(WRONG_KEY);
     expect(methods.length).toBeGreaterThan(0);
     expect(new Set(methods)).toEqual(new Set(['GET']));
+  });
+
+  it('piped, every line fits 100 characters: long cells wrap, table rules are as wide as their column', () => {
+    const lines = wrong.stdout.split('\n');
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    expect(lines.filter((l) => l.includes('─')).length).toBeGreaterThan(3);
+  });
+
+  it('SANDBOX_PORT: the sandbox serving it is checked, not a fresh one on another port', () => {
+    expect(onSandboxPort.stderr).not.toMatch(/Checking the sandbox/); // --json: nothing but the report
+    const report = JSON.parse(onSandboxPort.stdout);
+    const { port } = upstream.address() as AddressInfo;
+    expect(report.target).toMatchObject({ base_url: `http://127.0.0.1:${port}`, mode: 'sandbox' });
   });
 
   it('plain HTTP off loopback: refused before the credential is sent, exit 1', () => {

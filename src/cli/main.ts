@@ -8,7 +8,9 @@ import { newSecret, SIGN_IN_PATH } from '../server/console/sessions-store';
 import { openConsoleStoreFor } from '../server/console/storage/console-store';
 import { describeCredentials, resetIpAccessListAt } from '../sandbox';
 import { loadConfigOrExit, startConsole } from './start';
-import { createLogWriter } from '../server/log';
+import { forgetAddress, recordAddress, runningAddress } from './address';
+import { createLogWriter, describeRequestLog, filterRequestLog, requestLogMode } from '../server/log';
+import { envReader } from '../node/env';
 import { createStaticHandler } from '../server/static';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -90,12 +92,12 @@ if (process.argv.includes('--sign-in-link')) {
     process.exit(1);
   }
   const host = config.host === '127.0.0.1' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  const link = await newSignInLink(config, `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`, signInAs).catch(
-    (err: unknown) => {
-      console.error(`No sign-in link: ${err instanceof Error ? err.message : 'the store could not be opened'}`);
-      process.exit(1);
-    },
-  );
+  // The running console's own address when it recorded one (its PORT need not be set again here).
+  const base = runningAddress(config.dataDir) ?? `${tlsOn ? 'https' : 'http'}://${host}:${config.port}`;
+  const link = await newSignInLink(config, base, signInAs).catch((err: unknown) => {
+    console.error(`No sign-in link: ${err instanceof Error ? err.message : 'the store could not be opened'}`);
+    process.exit(1);
+  });
   console.log(link);
   console.log(
     config.databaseUrl
@@ -120,14 +122,24 @@ if (process.argv.includes('--reset-ip-access-list')) {
   }
   const dbPath = join(config.dataDir, 'sandbox.db');
   const removed = resetIpAccessListAt(dbPath);
-  console.log(
-    removed.length > 0
-      ? `Cleared the sandbox's IP access list in ${dbPath} (${removed.length} entries); requests from any address are accepted.`
-      : `The sandbox's IP access list in ${dbPath} was already empty.`,
-  );
+  if (removed.length === 0) console.log(`The sandbox's IP access list in ${dbPath} was already empty.`);
+  else {
+    // The entries themselves: the admin re-enters the ones still wanted once the console is back.
+    console.log(
+      `Cleared the sandbox's IP access list in ${dbPath}: ${removed.length} ${removed.length === 1 ? 'entry' : 'entries'} removed:`,
+    );
+    for (const entry of removed) console.log(`  ${entry}`);
+    console.log('Requests from any address are accepted.');
+  }
   process.exit(0);
 }
 
+// How much of the request log the terminal gets (LOG_REQUESTS, --quiet): refused now when misspelt.
+const logMode = requestLogMode(envReader(process.env).get('LOG_REQUESTS'), process.argv, process.stdout.isTTY === true);
+if (logMode.problem !== undefined) {
+  console.error(logMode.problem);
+  process.exit(1);
+}
 if (config.consoleAuth === 'off') {
   console.warn(
     'Warning: CONSOLE_AUTH=off: access control is off. Any process and any user of this machine can use the console and its credential.',
@@ -170,7 +182,7 @@ if (!existsSync(join(dist, 'index.html'))) {
 const log = createLogWriter();
 const started = await startConsole(config, {
   serveApp: createStaticHandler(dist),
-  log,
+  log: filterRequestLog(logMode.mode, log),
 }).catch((err: NodeJS.ErrnoException) => {
   console.error(
     err.code === 'EADDRINUSE'
@@ -199,8 +211,11 @@ if (started.sandbox) {
   console.log(`  upstream: ${config.baseUrl}`);
 }
 console.log(`  console store: ${started.storeDescription}`);
+console.log(`  ${describeRequestLog(logMode.mode)}`);
+recordAddress(config.dataDir, started.url);
 const shutdown = () =>
   void started.close().then(() => {
+    forgetAddress(config.dataDir);
     log.flush();
     process.exit(0);
   });

@@ -85,7 +85,7 @@ export function FileUpload({
     setNotice(null);
     const room = maxFiles - items.length;
     const list = [...files];
-    if (list.length > room) setNotice(`At most ${maxFiles} files; ${list.length - Math.max(room, 0)} not added.`);
+    if (list.length > room) setNotice(`At most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}; ${list.length - Math.max(room, 0)} not added.`);
     const added: Item[] = list.slice(0, Math.max(room, 0)).map((file) => {
       const id = nextId.current++;
       const refusal = attachmentRefusal(file);

@@ -15,11 +15,14 @@ if (process.argv.includes('--reset-ip-access-list')) {
   // `npm run sandbox -- --reset-ip-access-list`: for an admin whose IP access list leaves out their own address.
   const dbPath = join(config.dataDir, 'sandbox.db');
   const removed = resetIpAccessListAt(dbPath);
-  console.log(
-    removed.length > 0
-      ? `Cleared the IP access list of ${dbPath} (${removed.length} entries: ${removed.join(', ')}); requests from any address are accepted.`
-      : `The IP access list of ${dbPath} was already empty.`,
-  );
+  if (removed.length === 0) console.log(`The IP access list of ${dbPath} was already empty.`);
+  else {
+    console.log(
+      `Cleared the IP access list of ${dbPath}: ${removed.length} ${removed.length === 1 ? 'entry' : 'entries'} removed:`,
+    );
+    for (const entry of removed) console.log(`  ${entry}`);
+    console.log('Requests from any address are accepted.');
+  }
   process.exit(0);
 }
 const sandbox = await startSandbox({

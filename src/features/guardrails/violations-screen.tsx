@@ -250,7 +250,7 @@ function ChartSection({
           </h2>
           <p className="text-xs text-muted">
             {BILLING_DAY_NOTE}
-            {items ? ` ${formatNumber(items.length)} violations in this view.` : ''}
+            {items ? ` ${formatNumber(items.length)} ${items.length === 1 ? 'violation' : 'violations'} in this view.` : ''}
           </p>
         </div>
         <div role="group" aria-label="Show the chart as" className="flex gap-1">
@@ -365,7 +365,7 @@ export function ViolationsScreen({
       const bounds = query.data?.pages[0]?.bounds ?? resolveBounds(filters, Date.now());
       const items = await everyViolation(scope, filters, bounds);
       downloadText(exportFileName(scope, Date.now()), violationsCsv(items));
-      setExporting({ state: 'done', text: `Exported ${formatNumber(items.length)} violations.` });
+      setExporting({ state: 'done', text: `Exported ${formatNumber(items.length)} ${items.length === 1 ? 'violation' : 'violations'}.` });
     } catch (err) {
       setExporting({ state: 'error', text: `Export failed: ${errorMessage(err)}` });
     }

@@ -66,7 +66,7 @@ function TreeButton({
         {icon}
         <span className="min-w-0 flex-1 truncate">{label}</span>
         {count !== undefined && (
-          <span className="text-xs text-muted tabular-nums" aria-label={`${count} notes`}>
+          <span className="text-xs text-muted tabular-nums" aria-label={`${count} ${count === 1 ? 'note' : 'notes'}`}>
             {count}
           </span>
         )}

@@ -122,3 +122,32 @@ export async function loadSchedule(queryClient: QueryClient, orgId: string, sche
     throw err;
   }
 }
+
+/** The most session ids one sessions-list request may filter on (the contract's bound). */
+const TITLES_PER_REQUEST = 100;
+
+/**
+ * The titles of the sessions a schedule's runs started, by session id, read with the sessions list's
+ * `session_ids` filter (100 ids a request): the runs list names each session as the sessions list does.
+ */
+export const sessionTitlesQueryOptions = (orgId: string, sessionIds: readonly string[]) =>
+  queryOptions({
+    queryKey: [...scheduleKeys.org(orgId), 'session-titles', [...sessionIds].sort()] as const,
+    queryFn: async ({ signal }) => {
+      const titles = new Map<string, string>();
+      for (let i = 0; i < sessionIds.length; i += TITLES_PER_REQUEST) {
+        const ids = sessionIds.slice(i, i + TITLES_PER_REQUEST);
+        const page = await apiCall('sessions.list', {
+          params: { org_id: orgId },
+          query: { session_ids: [...ids], first: ids.length },
+          signal,
+        });
+        for (const s of page.items) if (s.title?.trim()) titles.set(s.session_id, s.title.trim());
+      }
+      return titles;
+    },
+    enabled: sessionIds.length > 0,
+    staleTime: 60_000,
+    // Titles beside ids: when they cannot be read, the ids alone still identify the sessions.
+    retry: 1,
+  });

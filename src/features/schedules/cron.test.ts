@@ -7,6 +7,8 @@ describe('describeFrequency', () => {
     ['0 9 * * 1-5', 'Every weekday at 09:00 UTC'],
     ['* * * * *', 'Every minute'],
     ['*/15 * * * *', 'Every 15 minutes'],
+    ['*/1 * * * *', 'Every minute'],
+    ['*/05 * * * *', 'Every 5 minutes'],
     ['15 * * * *', 'Every hour at minute 15'],
     ['0 2 * * *', 'Every day at 02:00 UTC'],
     ['30 6 * * 1', 'Every Monday at 06:30 UTC'],

@@ -26,7 +26,8 @@ export function describeFrequency(expr: string): string | null {
   if (dom === '*' && mon === '*') {
     if (m === '*' && h === '*' && dow === '*') return 'Every minute';
     const step = /^\*\/(\d+)$/.exec(m);
-    if (step && h === '*' && dow === '*') return `Every ${step[1]} minutes`;
+    if (step && h === '*' && dow === '*')
+      return Number(step[1]) === 1 ? 'Every minute' : `Every ${Number(step[1])} minutes`;
     if (isNum(m) && h === '*' && dow === '*') return `Every hour at minute ${Number(m)}`;
     if (at && dow === '*') return `Every day at ${at}`;
     if (at && /^(1-5|MON-FRI)$/i.test(dow)) return `Every weekday at ${at}`;

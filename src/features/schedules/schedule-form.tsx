@@ -30,6 +30,7 @@ import { formatDateTime, formatUtc } from '@/lib/format';
 import { Link } from '@tanstack/react-router';
 import { isoSeconds, leaveScheduleNotice, useCreateSchedule, useUpdateSchedule } from './api';
 import { describeFrequency, nextRuns } from './cron';
+import { NOTIFY_LABELS } from './schedule-parts';
 
 export interface ScheduleFormValues {
   name: string;
@@ -311,11 +312,10 @@ export function ScheduleForm({
           <SelectField
             name="notify_on"
             label="Notify"
-            options={[
-              { value: 'failure', label: 'When a run fails' },
-              { value: 'always', label: 'After every run' },
-              { value: 'never', label: 'Never' },
-            ]}
+            options={(['failure', 'always', 'never'] as const).map((value) => ({
+              value,
+              label: NOTIFY_LABELS[value],
+            }))}
           />
         </div>
         <TagsField

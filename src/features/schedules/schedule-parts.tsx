@@ -3,11 +3,22 @@ import { Switch } from '@/components/ui/switch';
 import { Badge } from '@/components/badge';
 import { describeError } from '@/components/problem-view';
 import { toast } from '@/components/ui/toast-store';
-import type { Schedule } from '@/api/operations/schedules';
+import type { NOTIFY_ON, Schedule } from '@/api/operations/schedules';
 import { formatDateTime, formatRelative, formatUtc } from '@/lib/format';
 import { useNow } from '@/lib/use-now';
 import { describeFrequency, nextRuns } from './cron';
 import { isoSeconds, useUpdateSchedule } from './api';
+
+/** Whom the service tells about a run, as the form offers it (the API's `notify_on` value otherwise). */
+export const NOTIFY_LABELS: Record<(typeof NOTIFY_ON)[number], string> = {
+  failure: 'When a run fails',
+  always: 'After every run',
+  never: 'Never',
+};
+
+export function notifyLabel(value: string): string {
+  return (NOTIFY_LABELS as Record<string, string | undefined>)[value] ?? value;
+}
 
 /** When a schedule runs next (Unix seconds): the API's `next_run_at`, else computed from its frequency. */
 export function nextRunOf(s: Schedule, nowMs = Date.now()): number | null {

@@ -4,10 +4,10 @@
  * linked to its page (read again every few seconds while open). Right after the form created it, a failed
  * disable is said here, with a button to try again.
  */
-import { useInfiniteQuery, useQueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ArrowLeft, Pencil, Trash2 } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import type { Schedule, ScheduleRun } from '@/api/operations/schedules';
 import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
@@ -17,6 +17,7 @@ import { describeError, ProblemView } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { isApiError } from '@/lib/api-error';
+import { cn } from '@/lib/cn';
 import {
   dropScheduleNotice,
   forgetSchedule,
@@ -25,10 +26,19 @@ import {
   SCHEDULE_POLL_MS,
   scheduleQueryOptions,
   scheduleRunsInfiniteQueryOptions,
+  sessionTitlesQueryOptions,
   useDeleteSchedule,
   useUpdateSchedule,
 } from './api';
-import { EnabledSwitch, FailuresBadge, FrequencyText, LocalTime, nextRunOf, StateBadge } from './schedule-parts';
+import {
+  EnabledSwitch,
+  FailuresBadge,
+  FrequencyText,
+  LocalTime,
+  nextRunOf,
+  notifyLabel,
+  StateBadge,
+} from './schedule-parts';
 
 const OUTCOMES: Record<string, [string, Tone]> = {
   running: ['Running', 'info'],
@@ -39,6 +49,24 @@ const OUTCOMES: Record<string, [string, Tone]> = {
 };
 
 const col = columnHelper<ScheduleRun>();
+
+/** The titles of the sessions in the loaded runs (filled once read; until then, and without one, the id). */
+const NO_TITLES: ReadonlyMap<string, string> = new Map();
+const TitlesContext = createContext(NO_TITLES);
+
+function RunSession({ orgId, sessionId }: { orgId: string; sessionId: string }) {
+  const title = useContext(TitlesContext).get(sessionId);
+  return (
+    <Link
+      to="/orgs/$orgId/sessions/$sessionId"
+      params={{ orgId, sessionId }}
+      title={title ? `${title} (${sessionId})` : sessionId}
+      className={cn('text-accent underline underline-offset-2 hover:no-underline', !title && 'font-mono text-xs')}
+    >
+      {title ?? sessionId}
+    </Link>
+  );
+}
 
 function runColumns(orgId: string) {
   return col.columns([
@@ -55,13 +83,7 @@ function runColumns(orgId: string) {
       cell: ({ getValue }) => {
         const sessionId = getValue();
         return sessionId ? (
-          <Link
-            to="/orgs/$orgId/sessions/$sessionId"
-            params={{ orgId, sessionId }}
-            className="font-mono text-xs text-accent underline underline-offset-2 hover:no-underline"
-          >
-            {sessionId}
-          </Link>
+          <RunSession orgId={orgId} sessionId={sessionId} />
         ) : (
           <span className="text-muted">No session</span>
         );
@@ -99,6 +121,11 @@ function ScheduleRuns({ orgId, scheduleId }: { orgId: string; scheduleId: string
     refetchInterval: SCHEDULE_POLL_MS,
   });
   const columns = useMemo(() => runColumns(orgId), [orgId]);
+  const sessionIds = useMemo(
+    () => [...new Set(query.data?.pages.flatMap((p) => p.items.flatMap((r) => r.session_id ?? [])) ?? [])],
+    [query.data],
+  );
+  const titles = useQuery({ ...sessionTitlesQueryOptions(orgId, sessionIds), placeholderData: keepPreviousData });
   if (query.isError && isApiError(query.error) && query.error.status === 404) {
     return (
       <p className="text-sm text-muted">
@@ -116,16 +143,18 @@ function ScheduleRuns({ orgId, scheduleId }: { orgId: string; scheduleId: string
     );
   }
   return (
-    <DataTable
-      label="Sessions this schedule started"
-      tableId="schedule-runs"
-      columns={columns}
-      query={query}
-      getRowId={(r) => r.run_id}
-      minWidth="40rem"
-      empty={{ title: 'No runs yet', hint: 'The sessions it starts appear here as they start.' }}
-      className="h-auto max-h-[28rem] min-h-40"
-    />
+    <TitlesContext.Provider value={titles.data ?? NO_TITLES}>
+      <DataTable
+        label="Sessions this schedule started"
+        tableId="schedule-runs"
+        columns={columns}
+        query={query}
+        getRowId={(r) => r.run_id}
+        minWidth="40rem"
+        empty={{ title: 'No runs yet', hint: 'The sessions it starts appear here as they start.' }}
+        className="h-auto max-h-[28rem] min-h-40"
+      />
+    </TitlesContext.Provider>
   );
 }
 
@@ -242,7 +271,7 @@ export function ScheduleView({ orgId, scheduleId }: { orgId: string; scheduleId:
         <Detail label="Consecutive failures">
           <FailuresBadge schedule={s} />
         </Detail>
-        <Detail label="Notify">{s.notify_on}</Detail>
+        <Detail label="Notify">{notifyLabel(s.notify_on)}</Detail>
         <Detail label="Playbook">
           {s.playbook ? (
             s.playbook.title ? (

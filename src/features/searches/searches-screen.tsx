@@ -65,7 +65,7 @@ export function SearchesScreen({ scope, orgName }: { scope: SearchesScope; orgNa
       />
       <p role="status" className="mb-2 text-xs text-muted">
         {query.isSuccess
-          ? `${total != null ? `${formatNumber(total)} searches; ` : ''}showing the fields the API sends (${fields.length}).`
+          ? `${total != null ? `${formatNumber(total)} ${total === 1 ? 'search' : 'searches'}; ` : ''}showing the fields the API sends (${fields.length}).`
           : ''}
       </p>
       <DataTable

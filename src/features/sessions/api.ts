@@ -1,7 +1,7 @@
 /** Sessions: query keys, query options and mutations. Mutations update their own session's caches only. */
 import { queryOptions, useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { CreateSessionBody, Session } from '@/api/operations/sessions';
-import type { Page } from '@/api/page';
+import { nextCursor, type Page } from '@/api/cursor';
 import { apiCall } from '@/lib/api-client';
 import type { SessionListFilters } from './list-query';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
@@ -231,3 +231,45 @@ export function useGenerateInsights(orgId: string, sessionId: string, scope: Ses
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionKeys.insights(orgId, sessionId) }),
   });
 }
+
+/** Most members the "Create as user" picker reads (5 pages of 200). */
+export const MEMBER_CHOICES_MAX = 1_000;
+
+export interface MemberChoice {
+  user_id: string;
+  name: string | null;
+  email: string | null;
+}
+
+/**
+ * The organization's members to create a session on behalf of, by name (then email), read page by page up to
+ * MEMBER_CHOICES_MAX; `more` says the organization has others the picker does not list.
+ */
+export const memberChoicesQueryOptions = (orgId: string) =>
+  queryOptions({
+    queryKey: ['sessions', 'member-choices', orgId] as const,
+    queryFn: async ({ signal }) => {
+      const members: MemberChoice[] = [];
+      let after: string | undefined;
+      let more = false;
+      for (;;) {
+        const page = await apiCall('members.organization.users.list', {
+          params: { org_id: orgId },
+          query: { first: 200, after },
+          signal,
+        });
+        for (const u of page.items) members.push({ user_id: u.user_id, name: u.name, email: u.email });
+        after = nextCursor(page);
+        if (!after) break;
+        if (members.length >= MEMBER_CHOICES_MAX) {
+          more = true;
+          break;
+        }
+      }
+      const key = (m: MemberChoice) => (m.name ?? m.email ?? m.user_id).toLocaleLowerCase();
+      members.sort((a, b) => key(a).localeCompare(key(b)));
+      return { members, more };
+    },
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });

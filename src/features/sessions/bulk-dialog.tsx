@@ -105,7 +105,7 @@ export default function BulkDialog({
     const failed = selected.length - changed.length;
     toast({
       tone: failed ? 'danger' : 'success',
-      title: `${formatNumber(changed.length)} of ${formatNumber(selected.length)} sessions ${VERB[k].done}`,
+      title: `${formatNumber(changed.length)} of ${formatNumber(selected.length)} ${selected.length === 1 ? 'session' : 'sessions'} ${VERB[k].done}`,
       description: failed ? `${formatNumber(failed)} not changed: see the list in the dialog.` : undefined,
     });
   };

@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { ATTACHMENT_LIMITS } from '@/api/operations/attachments';
 import { AGENT_MODES, CreateSessionBody, SESSION_LIMITS } from '@/api/operations/sessions';
 import {
@@ -26,7 +26,15 @@ import {
 import { FileUpload } from '@/components/file-upload';
 import { PageHeader } from '@/components/page-header';
 import { formatNumber } from '@/lib/format';
-import { ENTERPRISE_SCOPE, sessionKeys, useCreateSession } from './api';
+import {
+  ENTERPRISE_SCOPE,
+  MEMBER_CHOICES_MAX,
+  memberChoicesQueryOptions,
+  sessionKeys,
+  useCreateSession,
+  type MemberChoice,
+} from './api';
+import { describeError } from '@/components/problem-view';
 import { recordStatus } from './live';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { allowedTagsQueryOptions, defaultTagQueryOptions, validatedTags } from '@/lib/org-tags';
@@ -105,6 +113,58 @@ export function formFieldOf(path: string): string | null {
   const row = /^session_secrets\.(\d+)\./.exec(path)?.[1];
   const rows = row === undefined ? [] : ['key', 'value', 'sensitive'].map((k) => `session_secrets.${row}.${k}`);
   return fieldFor(path, [...FORM_FIELDS, ...rows]);
+}
+
+/** A member as the picker lists them: name and email, the id for those who have neither. */
+export function memberLabel(m: MemberChoice): string {
+  if (m.name && m.email) return `${m.name} (${m.email})`;
+  return m.name ?? m.email ?? m.user_id;
+}
+
+/**
+ * "Create as user": a member of the organization chosen by name or email. Without the permission to list
+ * them (or when the list cannot be read), the user id is typed, and the field says why.
+ */
+function CreateAsUserField({ orgId }: { orgId: string }) {
+  const members = useQuery(memberChoicesQueryOptions(orgId));
+  const chosen = useWatch<CreateSessionValues, 'create_as_user_id'>({ name: 'create_as_user_id' });
+  if (members.isError) {
+    return (
+      <TextField
+        name="create_as_user_id"
+        label="Create as user"
+        description={`Optional: the user id to create the session on behalf of (the members could not be listed: ${describeError(members.error).title}).`}
+        placeholder="user-…"
+        countWhenEmpty={false}
+      />
+    );
+  }
+  const list = members.data?.members ?? [];
+  // A value set before the list arrived (or not in it) stays choosable, under its id.
+  const known = !chosen || list.some((m) => m.user_id === chosen);
+  return (
+    <ComboboxField
+      name="create_as_user_id"
+      label="Create as user"
+      description={
+        members.data?.more
+          ? `Optional: the member the session is created on behalf of. Lists the first ${formatNumber(MEMBER_CHOICES_MAX)} members; search by name or email.`
+          : 'Optional: the member the session is created on behalf of; search by name or email.'
+      }
+      searchLabel="Search members by name or email"
+      placeholder={members.isPending ? 'Loading members…' : 'Nobody: the console’s own credential'}
+      emptyText="No member matches."
+      options={[
+        { value: '', label: 'Nobody: the console’s own credential' },
+        ...(known ? [] : [{ value: chosen, label: chosen }]),
+        ...list.map((m) => ({
+          value: m.user_id,
+          label: memberLabel(m),
+          textValue: `${memberLabel(m)} ${m.user_id}`,
+        })),
+      ]}
+    />
+  );
 }
 
 const countLines = (value: unknown) => (typeof value === 'string' ? list(value, /\n/).length : 0);
@@ -224,13 +284,7 @@ export function CreateSessionForm({
               countWhenEmpty={false}
             />
           )}
-          <TextField
-            name="create_as_user_id"
-            label="Create as user"
-            description="Optional user id to create the session on behalf of."
-            placeholder="user-…"
-            countWhenEmpty={false}
-          />
+          <CreateAsUserField orgId={orgId} />
           <TextareaField
             name="session_links"
             label="Session links"
