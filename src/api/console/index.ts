@@ -6,6 +6,7 @@ import type { ConsoleOperationDef } from './define';
 import { consoleDoctorOperations } from './doctor';
 import { consoleGitPermissionOperations } from './git-permissions';
 import { consoleIpAccessListOperations } from './ip-access-list';
+import { consoleSettingsHistoryOperations } from './settings-history';
 import { consoleSystemOperations } from './system';
 
 export const consoleOperations = {
@@ -13,6 +14,7 @@ export const consoleOperations = {
   ...consoleGitPermissionOperations,
   ...consoleIpAccessListOperations,
   ...consoleDoctorOperations,
+  ...consoleSettingsHistoryOperations,
 } as const;
 
 export type ConsoleOperations = typeof consoleOperations;

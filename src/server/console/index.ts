@@ -9,6 +9,7 @@ import { doctorHandlers } from './doctor';
 import { gitPermissionHandlers } from './git-permissions';
 import { egressUnknownOf, enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
 import { mountConsoleOperations } from './mount';
+import { settingsHistoryHandlers } from './settings-history';
 import type { Redactor } from '../redact';
 import { HttpProblem, problemResponse } from '../../node/problem-writer';
 import type { ConsoleStore } from './storage/console-store';
@@ -67,6 +68,11 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       protectedAddresses: protectedAddressesOf(deps.config),
       enterpriseName: enterpriseNameOf(deps.config),
       egressUnknown: egressUnknownOf(deps.config),
+    }),
+    ...settingsHistoryHandlers({
+      upstream: deps.upstream,
+      redactor: deps.redactor,
+      store: deps.store.settingsHistory,
     }),
     ...doctorHandlers({
       config: deps.config,

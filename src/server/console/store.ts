@@ -9,6 +9,8 @@ import { sessionPgMigrations } from './sessions-store-postgres';
 import { settingsMigrations, settingsPgMigrations } from './storage/settings';
 import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
 import { leaseMigrations } from './storage/locks';
+import { settingsHistoryMigrations } from './settings-history/store';
+import { settingsHistoryPgMigrations } from './settings-history/store-postgres';
 import { activityMigrations } from './activity/store';
 import { activityPgMigrations } from './activity/store-postgres';
 
@@ -19,6 +21,7 @@ export const consoleMigrations: Migration[] = [
   ...sessionMigrations,
   ...settingsMigrations,
   ...activityMigrations,
+  ...settingsHistoryMigrations,
 ];
 
 /**
@@ -32,6 +35,7 @@ export const consolePgMigrations: Migration[] = [
   ...settingsPgMigrations,
   ...leaseMigrations,
   ...activityPgMigrations,
+  ...settingsHistoryPgMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

@@ -25,6 +25,8 @@ import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '.
 import { createPgIpAccessListStore } from '../ip-access-list/store-postgres';
 import { join } from 'node:path';
 import type { Redactor } from '../../redact';
+import { createSqliteSettingsHistoryStore, type SettingsHistoryStore } from '../settings-history/store';
+import { createPgSettingsHistoryStore } from '../settings-history/store-postgres';
 import { createSqliteActivityStore, type ActivityRetention, type ActivityStore } from '../activity/store';
 import { createPgActivityStore } from '../activity/store-postgres';
 
@@ -39,6 +41,8 @@ export interface ConsoleStore {
   settings: SettingsStore;
   /** Console activity: every write made through the console, and who made it. */
   activity: ActivityStore;
+  /** The history of organizations, limits, group limits, tags and roles changed through the console. */
+  settingsHistory: SettingsHistoryStore;
   /** Serializes guarded changes per set: in this process, and with PostgreSQL across every replica. */
   locks: SetLocks;
   /** The SQLite database itself (SQLite only). */
@@ -79,6 +83,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
     ipAccessList: createSqliteIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createSettingsStore(db),
     activity: createSqliteActivityStore(db, opts.activityRetention),
+    settingsHistory: createSqliteSettingsHistoryStore(db, locks, undefined, opts.clock),
     locks,
     sqlite: db,
     postgres: undefined,
@@ -118,6 +123,7 @@ export async function openPostgresConsoleStore(
     ipAccessList: createPgIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createPgSettingsStore(db),
     activity: createPgActivityStore(db, opts.activityRetention),
+    settingsHistory: createPgSettingsHistoryStore(db, locks, undefined, opts.clock),
     locks,
     sqlite: undefined,
     postgres: db,
@@ -148,6 +154,12 @@ export function redactingStore(store: ConsoleStore, redactor: Redactor): Console
       finish: (id, outcome) => ip.finish(id, clean(outcome)),
     },
     settings: { ...settings, set: (key, value) => settings.set(key, clean(value)) },
+    settingsHistory: {
+      ...store.settingsHistory,
+      begin: (input) => store.settingsHistory.begin(clean(input)),
+      finish: (id, outcome) => store.settingsHistory.finish(id, clean(outcome)),
+      recordGap: (gap) => store.settingsHistory.recordGap(clean(gap)),
+    },
   };
 }
 
