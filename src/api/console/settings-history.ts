@@ -309,3 +309,10 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
     response: SettingChangeResult,
   },
 });
+
+/** The browser's query keys of the settings history (every screen that changes a setting refreshes them). */
+export const settingsHistoryKeys = {
+  all: ['settings-history'] as const,
+  list: (filter: { kind?: readonly SettingKind[]; key?: string; key_prefix?: string }) =>
+    [...settingsHistoryKeys.all, 'list', filter] as const,
+};
