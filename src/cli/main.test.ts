@@ -3,7 +3,7 @@
  * when access control is off or the network is crossed in clear, and mints one-time sign-in links.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,5 +158,64 @@ describe('npm start and access control', () => {
       await server.close();
       await up.close();
     }
+  });
+});
+
+/** `npm start`'s entry point, running until `stop()`; `output()` is what it printed so far. */
+function startRunning(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', tsx, join(root, 'src/cli/main.ts'), ...args], {
+    cwd: env.DATA_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_PORT: '0', ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    output: () => out,
+    async until(pattern: RegExp): Promise<RegExpExecArray> {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const m = pattern.exec(out);
+        if (m) return m;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`Not printed within 30 s: ${pattern}\n${out}`);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe('npm start in the terminal', () => {
+  it('--sign-in-link prints the running console its own address without PORT set again; LOG_REQUESTS=errors logs errors only; the IP list reset prints each entry', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'console-address-'));
+    const running = startRunning({ DATA_DIR: dataDir, PORT: '0', LOG_REQUESTS: 'errors' });
+    try {
+      const port = (await running.until(/Agent Platform Console: http:\/\/localhost:(\d+)/))[1]!;
+      expect(running.output()).toContain('request log: errors only');
+      const r = start({ DATA_DIR: dataDir }, ['--sign-in-link']);
+      expect(r.status, r.stderr).toBe(0);
+      const link = /http:\/\/localhost:(\d+)(\/console\/sign-in\?once=\S+)/.exec(r.stdout);
+      expect(link?.[1]).toBe(port);
+      expect((await rawRequest(Number(port), 'GET', link![2]!)).status).toBe(303);
+      // A 200 is not logged, a 401 is.
+      expect((await rawRequest(Number(port), 'GET', '/console/livez')).status).toBe(200);
+      expect((await rawRequest(Number(port), 'GET', '/console/no-such-endpoint')).status).toBe(401);
+      await running.until(/GET \/console\/no-such-endpoint 401/);
+      expect(running.output()).not.toMatch(/GET \/console\/livez 200/);
+    } finally {
+      await running.stop();
+    }
+    // Stopped, it has forgotten its address; the reset of the IP list prints what it removed.
+    expect(existsSync(join(dataDir, 'console-address.json'))).toBe(false);
+    const r = start({ DATA_DIR: dataDir }, ['--reset-ip-access-list']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: \d+ entries removed:\n/);
+    expect(r.stdout).toMatch(/^ {2}127\.0\.0\.0\/8$/m);
+    expect(r.stdout).toMatch(/^ {2}::1\/128$/m);
+    expect(r.stdout).toContain('Requests from any address are accepted.');
   });
 });
