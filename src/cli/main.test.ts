@@ -217,5 +217,6 @@ describe('npm start in the terminal', () => {
     expect(r.stdout).toMatch(/^ {2}127\.0\.0\.0\/8$/m);
     expect(r.stdout).toMatch(/^ {2}::1\/128$/m);
     expect(r.stdout).toContain('Requests from any address are accepted.');
-  });
+    // Three processes in a row (each starts tsx): more than the default 20 s on a busy machine.
+  }, 60_000);
 });
