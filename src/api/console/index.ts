@@ -8,6 +8,7 @@ import { consoleGitPermissionOperations } from './git-permissions';
 import { consoleIpAccessListOperations } from './ip-access-list';
 import { consoleSettingsHistoryOperations } from './settings-history';
 import { consoleSystemOperations } from './system';
+import { consoleActivityOperations } from './activity';
 
 export const consoleOperations = {
   ...consoleSystemOperations,
@@ -15,6 +16,7 @@ export const consoleOperations = {
   ...consoleIpAccessListOperations,
   ...consoleDoctorOperations,
   ...consoleSettingsHistoryOperations,
+  ...consoleActivityOperations,
 } as const;
 
 export type ConsoleOperations = typeof consoleOperations;
