@@ -14,6 +14,7 @@ import type { Redactor } from '../redact';
 import { HttpProblem, problemResponse } from '../../node/problem-writer';
 import type { ConsoleStore } from './storage/console-store';
 import { consoleErrorResponse } from './problems';
+import { activityHandlers } from './activity/handlers';
 import type { UpstreamClient } from './upstream-client';
 
 export interface ConsoleDeps {
@@ -81,6 +82,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       settings: deps.store.settings,
       redactor: deps.redactor,
     }),
+    ...activityHandlers(deps.store.activity),
   });
 
   app.onError((err, c) => consoleErrorResponse(c, err, deps.redactor, 'handling this request'));
