@@ -17,6 +17,10 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl } from './access';
+import { principalOfRequest } from './console/actor';
+import { isWrite, recordRefused, recordWhenAnswered } from './console/activity/record';
+import { decide, POLICY_REFUSED_TYPE } from './policy/enforce';
+import { createPolicyHolder, type PolicyHolder } from './policy/holder';
 import {
   openSqliteConsoleStore,
   redactingStore,
@@ -69,11 +73,15 @@ export interface ConsoleServerOptions {
   store?: ConsoleStore;
   /** How long one probe of the API answers for on `/console/readyz` (default 2 s; tests shorten it). */
   readinessCacheMs?: number;
+  /** Watch CONSOLE_POLICY_FILE and reload on SIGHUP (default true; tests that start many servers turn it off). */
+  watchPolicy?: boolean;
 }
 
 export interface ConsoleServer {
   server: Server | HttpsServer;
   store: ConsoleStore;
+  /** The console's policy in force (CONSOLE_POLICY_FILE), reloadable. */
+  policy: PolicyHolder;
   /**
    * A new one-time sign-in link (path and query), as `npm start` prints; stored in the background. With
    * `name` (checked with SignInName), the session it opens is that person's.
@@ -186,13 +194,24 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     config.tlsCertFile && config.tlsKeyFile
       ? { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) }
       : undefined;
+  // Checked at start by the configuration already; a file broken since then stops the start here.
+  const policy = createPolicyHolder(config.policyFile, undefined, { watch: opts.watchPolicy });
+  if (config.oidc && !config.policyFile) {
+    console.error(
+      '[console] CONSOLE_OIDC_ISSUER is set without CONSOLE_POLICY_FILE: nobody who signs in with single sign-on has a role, so every such sign-in is refused (deny by default). See README, "Single sign-on and console roles".',
+    );
+  }
   const access = createAccessControl({
     config,
     store,
     sharedStore: store.kind === 'postgres',
     secure: tls !== undefined,
     now: opts.now,
+    policy: () => policy.current(),
   });
+  const clock = opts.now ?? Date.now;
+  const activityFailed = (err: unknown) =>
+    console.error(`[console] recording console activity failed: ${err instanceof Error ? err.message : 'unknown error'}`);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
@@ -248,6 +267,49 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     }
     if (client === false) return;
     if (isApi || isConsole) {
+      // The console's policy, before anything is forwarded or answered: the person's roles against the
+      // operation's permission and organization; every write is recorded with who made it.
+      const principal = principalOfRequest(req);
+      if (principal && req.method !== 'OPTIONS') {
+        const decision = decide(policy.current(), principal, req.method ?? 'GET', instance);
+        if (!decision.allowed) {
+          req.resume();
+          if (isWrite(req.method)) {
+            await recordRefused(
+              store.activity,
+              { principal, op: decision.op, grant: null, path: instance },
+              req.method ?? 'POST',
+              clock(),
+            ).catch(activityFailed);
+          }
+          sendProblem(
+            res,
+            403,
+            decision.detail,
+            instance,
+            {},
+            {
+              type: POLICY_REFUSED_TYPE,
+              title: "Refused by the console's policy",
+              permission: decision.permission,
+              organization: decision.org,
+              operation_id: decision.op?.id ?? null,
+              roles: principal.roles.map((r) => r.role),
+            },
+          );
+          return;
+        }
+        if (isWrite(req.method)) {
+          recordWhenAnswered(
+            store.activity,
+            req,
+            res,
+            { principal, op: decision.op, grant: decision.grant?.grant ?? null, path: instance },
+            clock,
+            activityFailed,
+          );
+        }
+      }
       if (req.method === 'OPTIONS') {
         // No CORS grant is ever sent: a preflight gets a problem body and no Access-Control-* headers.
         sendProblem(res, 403, 'Cross-origin requests are not allowed', instance);
@@ -389,6 +451,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   return {
     server,
     store,
+    policy,
     signInLink: (name) => access.issueLink(name),
     newSignInLink: (name) => access.newLink(name),
     listen: async () => {
@@ -412,6 +475,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     close: () =>
       new Promise<void>((resolve) => {
         reconciler.stop();
+        policy.close();
         forwarder.close();
         server.close(() => {
           void store.close().then(resolve, resolve);
