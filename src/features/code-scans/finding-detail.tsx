@@ -2,7 +2,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Wrench } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { CodeSnippet } from '@/api/operations/code-scans';
 import { CopyId } from '@/components/copy-id';
 import { PageHeader } from '@/components/page-header';
@@ -11,6 +11,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatDateTime } from '@/lib/format';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { findingQueryOptions, useLiveRemediations } from './api';
+import { isTerminalStatus } from '@/api/operations/sessions';
+import { OrgName, ScanName } from './names';
 import { FindingStatusBadge, RemediationResults, RemediationStatus, SeverityBadge, useRemediation } from './parts';
 
 function Snippet({ snippet: s }: { snippet: CodeSnippet }) {
@@ -57,6 +59,17 @@ export function FindingDetail({ findingId }: { findingId: string }) {
     [sessionId, f.remediation_session_status],
   );
   const live = useLiveRemediations(sessions);
+  // A remediation session still working: another one would duplicate its pull request (the API answers 409).
+  const sessionStatus = sessionId ? (live.seen.get(sessionId)?.status ?? f.remediation_session_status) : undefined;
+  const inProgress = sessionId !== undefined && (!sessionStatus || !isTerminalStatus(sessionStatus));
+  const whyId = useId();
+  const why = remediation.running
+    ? 'Launching the remediation…'
+    : inProgress
+      ? `A remediation is running (session ${sessionId}, ${sessionStatus ?? 'starting'}): remediate again once it ends.`
+      : canRemediate === false
+        ? missingPermissionTitle('UseAccountCodeScans', canRemediate)
+        : undefined;
 
   return (
     <>
@@ -69,15 +82,22 @@ export function FindingDetail({ findingId }: { findingId: string }) {
         title={f.title}
         description={<CopyId value={f.finding_id} label="finding id" />}
         actions={
-          <Button
-            variant="primary"
-            onClick={() => setConfirm(true)}
-            disabled={remediation.running || canRemediate === false}
-            title={missingPermissionTitle('UseAccountCodeScans', canRemediate)}
-          >
-            <Wrench className="size-4" aria-hidden />
-            {remediation.running ? 'Remediating…' : 'Remediate'}
-          </Button>
+          <div className="flex flex-col items-end gap-1">
+            <Button
+              variant="primary"
+              onClick={() => setConfirm(true)}
+              disabled={remediation.running || inProgress || canRemediate === false}
+              aria-describedby={why ? whyId : undefined}
+            >
+              <Wrench className="size-4" aria-hidden />
+              {remediation.running ? 'Remediating…' : 'Remediate'}
+            </Button>
+            {why && (
+              <p id={whyId} className="max-w-xs text-right text-xs text-muted" data-testid="remediate-disabled-reason">
+                {why}
+              </p>
+            )}
+          </div>
         }
       />
       <div className="mb-4 flex flex-wrap items-center gap-2 text-sm">
@@ -122,9 +142,13 @@ export function FindingDetail({ findingId }: { findingId: string }) {
             />
             <dl className="mt-2 grid grid-cols-[7rem_minmax(0,1fr)] gap-1 text-sm">
               <dt className="text-muted">Scan</dt>
-              <dd className="font-mono text-xs">{f.scan_id}</dd>
+              <dd>
+                <ScanName scanId={f.scan_id} repository={f.repository} />
+              </dd>
               <dt className="text-muted">Organization</dt>
-              <dd className="font-mono text-xs">{f.org_id}</dd>
+              <dd>
+                <OrgName orgId={f.org_id} />
+              </dd>
             </dl>
           </section>
         </div>

@@ -24,6 +24,7 @@ import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { findingsInfiniteQueryOptions, scansQueryOptions, useLiveRemediations, type LiveSession } from './api';
 import { FindingStatusBadge, RemediationResults, RemediationStatus, SeverityBadge, useRemediation } from './parts';
+import { isTerminalStatus } from '@/api/operations/sessions';
 import { hasFilters, joinList, splitList, toFilters, type FindingsSearch } from './search';
 
 const col = columnHelper<CodeScanFinding>();
@@ -152,6 +153,23 @@ export function FindingsScreen({
   const selected = useMemo(() => rows.filter((f) => selection[f.finding_id]), [rows, selection]);
   const [confirm, setConfirm] = useState(false);
   const canRemediate = useHasPermission('UseAccountCodeScans');
+  // Findings whose remediation session still works: launching again would only answer "already remediated".
+  const running = selected.filter((f) => {
+    if (!f.remediation_session_id) return false;
+    const status = live.seen.get(f.remediation_session_id)?.status ?? f.remediation_session_status;
+    return !status || !isTerminalStatus(status);
+  }).length;
+  const allRunning = selected.length > 0 && running === selected.length;
+  const why =
+    canRemediate === false
+      ? missingPermissionTitle('UseAccountCodeScans', canRemediate)
+      : remediation.running
+        ? undefined
+        : selected.length === 0
+          ? 'Select the findings to remediate in the list.'
+          : allRunning
+            ? `${selected.length === 1 ? 'The selected finding is' : 'Every selected finding is'} being remediated already: remediate again once ${selected.length === 1 ? 'its session ends' : 'their sessions end'}.`
+            : undefined;
 
   const repositories = useMemo(() => {
     const set = new Set<string>();
@@ -172,8 +190,8 @@ export function FindingsScreen({
           <span className="flex flex-col items-end gap-1">
             <Button
               variant="primary"
-              disabled={selected.length === 0 || remediation.running || canRemediate === false}
-              title={missingPermissionTitle('UseAccountCodeScans', canRemediate)}
+              disabled={selected.length === 0 || remediation.running || allRunning || canRemediate === false}
+              aria-describedby={why ? 'remediate-why' : undefined}
               onClick={() => setConfirm(true)}
             >
               <Wrench className="size-4" aria-hidden />
@@ -183,8 +201,10 @@ export function FindingsScreen({
                   ? 'Remediate'
                   : `Remediate ${selected.length} finding${selected.length === 1 ? '' : 's'}`}
             </Button>
-            {canRemediate === false && (
-              <span className="text-xs text-muted">{missingPermissionTitle('UseAccountCodeScans', canRemediate)}</span>
+            {why && (
+              <span id="remediate-why" className="max-w-xs text-right text-xs text-muted">
+                {why}
+              </span>
             )}
           </span>
         }

@@ -21,8 +21,12 @@ export function fieldsOf(records: ReadonlyArray<Record<string, unknown>>): strin
   return [...preferred, ...rest].slice(0, MAX_FIELDS);
 }
 
+/** Headers of fields whose cells show a name beside the id. */
+const LABELS: Record<string, string> = { org_id: 'Organization', user_id: 'User' };
+
 /** A field name as a column header: `result_count` → "Result count". */
 export function fieldLabel(key: string): string {
+  if (LABELS[key]) return LABELS[key];
   const words = key.replace(/_/g, ' ').trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : key;
 }

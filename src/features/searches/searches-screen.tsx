@@ -12,8 +12,12 @@ import { RelativeTime } from '@/components/relative-time';
 import { formatNumber } from '@/lib/format';
 import { searchesInfiniteQueryOptions, type SearchesScope } from './api';
 import { fieldLabel, fieldsOf, fieldText, isTimeField } from './fields';
+import { OrgName, UserName } from './names';
 
 const col = columnHelper<Search>();
+
+/** Fields whose ids are shown with a name beside them. */
+const NAMED = new Set(['org_id', 'user_id']);
 
 function buildColumns(fields: string[]) {
   return col.columns(
@@ -26,12 +30,15 @@ function buildColumns(fields: string[]) {
         enableHiding: i > 0,
         meta: {
           width: key === 'query' ? 'minmax(16rem,2.5fr)' : 'minmax(8rem,1fr)',
-          className: key.endsWith('_id') ? 'truncate font-mono text-xs' : 'truncate',
+          className: key.endsWith('_id') && !NAMED.has(key) ? 'truncate font-mono text-xs' : 'truncate',
           card: i === 0 ? 'title' : 'field',
           cellTitle: (r: Search) => fieldText((r as Record<string, unknown>)[key]),
         },
         cell: ({ getValue }) => {
           const v = getValue() as unknown;
+          // Ids a person reads get their names beside them.
+          if (key === 'org_id' && typeof v === 'string' && v) return <OrgName orgId={v} />;
+          if (key === 'user_id' && typeof v === 'string' && v) return <UserName userId={v} />;
           if (isTimeField(key, v)) return <RelativeTime value={v as number} />;
           if (typeof v === 'number') return <span className="tabular-nums">{formatNumber(v, 2)}</span>;
           return fieldText(v);

@@ -28,6 +28,7 @@ import { recordStatus, useRefreshInterval, useStatusTimeline } from './live';
 import { RefreshIntervalSelect, SecondsAgo } from './live-controls';
 import { prNumber } from './sessions-list';
 import { SessionInsights } from './session-insights';
+import { OrgName, PlaybookName, ServiceUserName, UserName } from './names';
 import { SessionTags } from './session-tags';
 import { SessionThread } from './session-thread';
 import { SessionStatusBadge } from './status-badge';
@@ -330,7 +331,7 @@ function SessionFields({ session: s, scope }: { session: Session; scope: Session
         <Row label="Origin">{s.origin ?? none}</Row>
         <Row label="Category">{s.category ?? none}</Row>
         <Row label="Organization">
-          <span className="font-mono text-xs">{s.org_id}</span>
+          <OrgName orgId={s.org_id} />
         </Row>
         <Row label="Created">
           <RelativeTime value={s.created_at} />{' '}
@@ -343,11 +344,13 @@ function SessionFields({ session: s, scope }: { session: Session; scope: Session
         <Row label="ACUs consumed">{formatNumber(s.acus_consumed, 2)}</Row>
         <Row label="Archived">{s.is_archived ? 'Yes' : 'No'}</Row>
         {s.is_advanced != null && <Row label="Advanced">{s.is_advanced ? 'Yes' : 'No'}</Row>}
-        <Row label="User">{s.user_id ? <span className="font-mono text-xs">{s.user_id}</span> : none}</Row>
+        <Row label="User">{s.user_id ? <UserName userId={s.user_id} /> : none}</Row>
         <Row label="Service user">
-          {s.service_user_id ? <span className="font-mono text-xs">{s.service_user_id}</span> : none}
+          {s.service_user_id ? <ServiceUserName serviceUserId={s.service_user_id} /> : none}
         </Row>
-        <Row label="Playbook">{s.playbook_id ? <span className="font-mono text-xs">{s.playbook_id}</span> : none}</Row>
+        <Row label="Playbook">
+          {s.playbook_id ? <PlaybookName orgId={s.org_id} playbookId={s.playbook_id} /> : none}
+        </Row>
         <Row label="Parent session">
           {s.parent_session_id ? <SessionLink orgId={s.org_id} id={s.parent_session_id} scope={scope} /> : none}
         </Row>

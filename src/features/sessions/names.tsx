@@ -1,0 +1,68 @@
+/**
+ * Names beside the ids a session carries: its organization, user and service user. Each is read once (and
+ * cached) by id; without the permission to read it, or while it loads, the id stands alone.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '@/lib/api-client';
+import { organizationQueryOptions } from '@/lib/organizations';
+
+const NAME_STALE_MS = 10 * 60_000;
+
+const userNameQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: ['sessions', 'names', 'user', userId] as const,
+    queryFn: async ({ signal }) => {
+      const u = await apiCall('members.users.get', { params: { user_id: userId }, signal });
+      return u.name && u.email ? `${u.name} (${u.email})` : (u.name ?? u.email ?? null);
+    },
+    staleTime: NAME_STALE_MS,
+    retry: false,
+  });
+
+const serviceUserNameQueryOptions = (serviceUserId: string) =>
+  queryOptions({
+    queryKey: ['sessions', 'names', 'service-user', serviceUserId] as const,
+    queryFn: async ({ signal }) =>
+      (await apiCall('serviceUsers.get', { params: { service_user_id: serviceUserId }, signal })).name,
+    staleTime: NAME_STALE_MS,
+    retry: false,
+  });
+
+/** A name with its id beside it, or the id alone. */
+export function NamedId({ name, id }: { name: string | null | undefined; id: string }) {
+  return (
+    <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-1.5">
+      {name && <span>{name}</span>}
+      <span className="font-mono text-xs break-all text-muted">{id}</span>
+    </span>
+  );
+}
+
+export function OrgName({ orgId }: { orgId: string }) {
+  const { data } = useQuery({ ...organizationQueryOptions(orgId), retry: false });
+  return <NamedId name={data?.name} id={orgId} />;
+}
+
+export function UserName({ userId }: { userId: string }) {
+  const { data } = useQuery(userNameQueryOptions(userId));
+  return <NamedId name={data} id={userId} />;
+}
+
+export function ServiceUserName({ serviceUserId }: { serviceUserId: string }) {
+  const { data } = useQuery(serviceUserNameQueryOptions(serviceUserId));
+  return <NamedId name={data} id={serviceUserId} />;
+}
+
+const playbookTitleQueryOptions = (orgId: string, playbookId: string) =>
+  queryOptions({
+    queryKey: ['sessions', 'names', 'playbook', orgId, playbookId] as const,
+    queryFn: async ({ signal }) =>
+      (await apiCall('playbooks.get', { params: { org_id: orgId, playbook_id: playbookId }, signal })).title,
+    staleTime: NAME_STALE_MS,
+    retry: false,
+  });
+
+export function PlaybookName({ orgId, playbookId }: { orgId: string; playbookId: string }) {
+  const { data } = useQuery(playbookTitleQueryOptions(orgId, playbookId));
+  return <NamedId name={data} id={playbookId} />;
+}
