@@ -1,10 +1,12 @@
 /**
  * Limits: the enterprise's and every organization's ACU limit per billing cycle (set and removed one at a
  * time), the org group limits (replaced whole), and every organization (read whole: the limits table and the
- * group picker list them all).
+ * group picker list them all). Changes go through the console's guarded endpoints, which record each one in
+ * the settings history with who made it.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrgGroupsBody } from '@/api/operations/org-group-limits';
+import { settingsHistoryKeys } from '@/api/console/settings-history';
+import { OrgGroupsConfig, type OrgGroupsBody } from '@/api/operations/org-group-limits';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import { acuLimitKeys, orgGroupLimitKeys } from '@/lib/enterprise-limits';
@@ -27,18 +29,13 @@ export const allOrganizationsQueryOptions = () =>
 export function useSetAcuLimit() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ orgId, value }: { orgId: string | null; value: number | null }) => {
-      if (orgId === null) {
-        return value === null
-          ? apiCall('acuLimits.enterprise.delete')
-          : apiCall('acuLimits.enterprise.update', { body: { cycle_acu_limit: value } });
-      }
-      const params = { org_id: orgId };
-      return value === null
-        ? apiCall('acuLimits.organization.delete', { params })
-        : apiCall('acuLimits.organization.update', { params, body: { cycle_acu_limit: value } });
-    },
+    mutationFn: ({ orgId, value }: { orgId: string | null; value: number | null }) =>
+      apiCall('console.settings.acuLimits.set', {
+        params: { level: orgId ?? 'enterprise' },
+        body: { cycle_acu_limit: value },
+      }),
     onSuccess: async (_r, { orgId }) => {
+      void qc.invalidateQueries({ queryKey: settingsHistoryKeys.all });
       await qc.invalidateQueries({ queryKey: acuLimitKeys.all });
       // An organization's limit is its max_cycle_acu_limit: the organizations show it too.
       if (orgId !== null) void qc.invalidateQueries({ queryKey: organizationKeys.all });
@@ -49,7 +46,11 @@ export function useSetAcuLimit() {
 export function useReplaceOrgGroups() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: OrgGroupsBody) => apiCall('orgGroupLimits.replace', { body }),
-    onSuccess: (config) => qc.setQueryData(orgGroupLimitKeys.config(), config),
+    mutationFn: async (body: OrgGroupsBody) =>
+      OrgGroupsConfig.parse((await apiCall('console.settings.orgGroupLimits.replace', { body })).result),
+    onSuccess: (config) => {
+      qc.setQueryData(orgGroupLimitKeys.config(), config);
+      void qc.invalidateQueries({ queryKey: settingsHistoryKeys.all });
+    },
   });
 }

@@ -1,9 +1,11 @@
 /** The enterprise's limits: ACU limits per billing cycle (enterprise and organizations) and org group limits. */
+import type { ReactNode } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { AcuLimitsTable } from './acu-limits-table';
 import { GroupLimitsSection } from './group-limits-form';
 
-export function LimitsScreen() {
+/** `history`: the history of these limits, composed by the route. */
+export function LimitsScreen({ history }: { history?: ReactNode }) {
   return (
     <>
       <PageHeader
@@ -29,6 +31,7 @@ export function LimitsScreen() {
         </p>
         <GroupLimitsSection />
       </section>
+      {history && <div className="mt-8">{history}</div>}
     </>
   );
 }

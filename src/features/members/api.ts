@@ -2,9 +2,11 @@
  * Members and access: query keys, query options and mutations of roles, enterprise and organization members,
  * service users and IdP groups. Lists are cursor pages on the data table; the whole sets (roles, every user,
  * every active service user) are read with `readAllPages` where a screen computes over all of them (the
- * roles matrix, effective access).
+ * roles matrix, effective access). Role changes go through the console's guarded endpoint, which records each
+ * one in the settings history with who made it.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { settingsHistoryKeys, type RolePrincipalType } from '@/api/console/settings-history';
 import type { IdpRoleAssignment, InviteUsersBody, Role, RoleIdBody } from '@/api/operations/members';
 import type { CreateServiceUserBody } from '@/api/operations/service-users';
 import type { IdpGroup, RegisterIdpGroupsBody } from '@/api/operations/idp-groups';
@@ -135,8 +137,21 @@ export const everyIdpUserQueryOptions = () =>
 
 function useInvalidateMembers() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: memberKeys.all });
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: memberKeys.all }),
+      qc.invalidateQueries({ queryKey: settingsHistoryKeys.all }),
+    ]);
 }
+
+/**
+ * Gives a member, service user or IdP group `roleId` at a level (`orgId` null: enterprise-wide), changes it,
+ * or takes it away (null): the console reads the role held there and assigns, changes or removes it.
+ */
+export const setRoleAt = (type: RolePrincipalType, id: string, orgId: string | null, roleId: string | null) =>
+  apiCall('console.settings.roles.set', {
+    body: { principal_type: type, principal_id: id, level: orgId ?? 'enterprise', role_id: roleId },
+  });
 
 export function useInviteUsers() {
   const invalidate = useInvalidateMembers();
@@ -146,18 +161,12 @@ export function useInviteUsers() {
   });
 }
 
-/** Sets a user's enterprise role, or (with `orgId`) its role in that organization: `add` when it has none there. */
+/** Sets a user's enterprise role, or (with `orgId`) its role in that organization (given when it has none). */
 export function useSetRole() {
   const invalidate = useInvalidateMembers();
   return useMutation({
-    mutationFn: (v: { userId: string; orgId?: string; add?: boolean; body: RoleIdBody }) => {
-      if (v.orgId === undefined)
-        return apiCall('members.users.update', { params: { user_id: v.userId }, body: v.body });
-      const params = { org_id: v.orgId, user_id: v.userId };
-      return v.add
-        ? apiCall('members.organization.users.create', { params, body: v.body })
-        : apiCall('members.organization.users.update', { params, body: v.body });
-    },
+    mutationFn: (v: { userId: string; orgId?: string; body: RoleIdBody }) =>
+      setRoleAt('user', v.userId, v.orgId ?? null, v.body.role_id),
     onSuccess: invalidate,
   });
 }
@@ -169,7 +178,7 @@ export function useRemoveMember() {
     mutationFn: (v: { userId: string; orgId?: string }) =>
       v.orgId === undefined
         ? apiCall('members.users.delete', { params: { user_id: v.userId } })
-        : apiCall('members.organization.users.remove', { params: { org_id: v.orgId, user_id: v.userId } }),
+        : setRoleAt('user', v.userId, v.orgId, null),
     onSuccess: invalidate,
   });
 }
@@ -223,26 +232,17 @@ export function useCreateServiceUser() {
   });
 }
 
-/**
- * Gives a service user a role, or changes it (`change`: it has one at that level already): its enterprise role
- * (`orgId` null) or its role in an organization.
- */
+/** Gives a service user a role, or changes it: its enterprise role (`orgId` null) or its role in an organization. */
 export function useSetServiceUserRole() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: { serviceUserId: string; orgId: string | null; change: boolean; body: RoleIdBody }) => {
-      if (v.orgId === null) {
-        const params = { service_user_id: v.serviceUserId };
-        return v.change
-          ? apiCall('serviceUsers.roles.update', { params, body: v.body })
-          : apiCall('serviceUsers.roles.assign', { params, body: v.body });
-      }
-      const params = { org_id: v.orgId, service_user_id: v.serviceUserId };
-      return v.change
-        ? apiCall('serviceUsers.organization.roles.update', { params, body: v.body })
-        : apiCall('serviceUsers.organization.roles.assign', { params, body: v.body });
-    },
-    onSuccess: () => qc.invalidateQueries({ queryKey: serviceUserKeys.all }),
+    mutationFn: (v: { serviceUserId: string; orgId: string | null; body: RoleIdBody }) =>
+      setRoleAt('service-user', v.serviceUserId, v.orgId, v.body.role_id),
+    onSuccess: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: serviceUserKeys.all }),
+        qc.invalidateQueries({ queryKey: settingsHistoryKeys.all }),
+      ]),
   });
 }
 
@@ -324,47 +324,31 @@ export const idpGroupOrgRolesQueryOptions = (orgId: string) =>
     retry: false,
   });
 
-/**
- * Gives a group a role, or changes it (`change`: it has one there already), at the enterprise level (`orgId`
- * null) or in an organization.
- */
-export function useSetIdpGroupRole() {
+/** After a group's role changed: its members' roles change with it, and the history has a new entry. */
+function useInvalidateGroupRoles() {
   const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
+      qc.invalidateQueries({ queryKey: memberKeys.all }),
+      qc.invalidateQueries({ queryKey: settingsHistoryKeys.all }),
+    ]);
+}
+
+/** Gives a group a role, or changes it, at the enterprise level (`orgId` null) or in an organization. */
+export function useSetIdpGroupRole() {
   return useMutation({
-    mutationFn: (v: { name: string; orgId: string | null; change: boolean; body: RoleIdBody }) => {
-      if (v.orgId === null) {
-        const params = { idp_group_name: v.name };
-        return v.change
-          ? apiCall('idpGroups.roles.update', { params, body: v.body })
-          : apiCall('idpGroups.roles.assign', { params, body: v.body });
-      }
-      const params = { org_id: v.orgId, idp_group_name: v.name };
-      return v.change
-        ? apiCall('idpGroups.organization.roles.update', { params, body: v.body })
-        : apiCall('idpGroups.organization.roles.assign', { params, body: v.body });
-    },
-    // Its members' roles change with it.
-    onSuccess: () =>
-      Promise.all([
-        qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
-        qc.invalidateQueries({ queryKey: memberKeys.all }),
-      ]),
+    mutationFn: (v: { name: string; orgId: string | null; body: RoleIdBody }) =>
+      setRoleAt('idp-group', v.name, v.orgId, v.body.role_id),
+    onSuccess: useInvalidateGroupRoles(),
   });
 }
 
 /** Removes a group's role at a level; the group stays registered. */
 export function useRemoveIdpGroupRole() {
-  const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: { name: string; orgId: string | null }) =>
-      v.orgId === null
-        ? apiCall('idpGroups.roles.remove', { params: { idp_group_name: v.name } })
-        : apiCall('idpGroups.organization.roles.remove', { params: { org_id: v.orgId, idp_group_name: v.name } }),
-    onSuccess: () =>
-      Promise.all([
-        qc.invalidateQueries({ queryKey: idpGroupKeys.all }),
-        qc.invalidateQueries({ queryKey: memberKeys.all }),
-      ]),
+    mutationFn: (v: { name: string; orgId: string | null }) => setRoleAt('idp-group', v.name, v.orgId, null),
+    onSuccess: useInvalidateGroupRoles(),
   });
 }
 

@@ -16,7 +16,7 @@ import { RoleIdBody, type Role } from '@/api/operations/members';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { FilterSelect } from '@/components/filter-select';
-import { Form, SelectField, SubmitButton, TextareaField } from '@/components/form';
+import { Form, SubmitButton, TextareaField } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
@@ -30,7 +30,6 @@ import {
   idpGroupEnterpriseRolesQueryOptions,
   idpGroupOrgRolesQueryOptions,
   idpGroupsInfiniteQueryOptions,
-  rolesQueryOptions,
   useDeleteIdpGroup,
   useRegisterIdpGroups,
   useRemoveIdpGroupRole,
@@ -38,7 +37,7 @@ import {
   type GroupRoles,
 } from './api';
 import { IDP_GROUPS_LIMIT, readIdpGroupNames } from './paste-list';
-import { roleOptionLabel, rolesOfType } from './roles';
+import { RoleSelectField, useRolePicker } from './role-picker';
 import { Flagged, MissingPermission, NotPublished, useOrganizations, type OrgDirectory } from './shared';
 
 /** What the role-mapping lists established: the enterprise roles, and the roles in each organization read. */
@@ -461,19 +460,10 @@ function LevelRoleForm({
   current: Role | undefined;
   canManage: boolean | undefined;
 }) {
-  const roles = useQuery(rolesQueryOptions());
+  const picker = useRolePicker(orgId);
   const set = useSetIdpGroupRole();
   const remove = useRemoveIdpGroupRole();
   const reason = missingPermissionTitle('ManageAccountMembership', canManage);
-  const options = useMemo(
-    () =>
-      rolesOfType(roles.data ?? [], orgId === null ? 'enterprise' : 'org').map((r) => ({
-        value: r.role_id,
-        label: roleOptionLabel(r),
-        textValue: r.role_name,
-      })),
-    [roles.data, orgId],
-  );
   const label = where[0]!.toUpperCase() + where.slice(1);
   return (
     <div className="flex flex-col gap-2">
@@ -492,14 +482,8 @@ function LevelRoleForm({
         aria-label={`${label} of ${name}`}
         onSubmit={async (body) => {
           remove.reset();
-          const updated = await set.mutateAsync({ name, orgId, change: current !== undefined, body });
-          const role = (updated.role_assignments ?? []).find((a) =>
-            orgId === null ? !a.org_id : (a.org_id ?? orgId) === orgId,
-          )?.role;
-          toast({
-            title: `${name}: ${where} is now ${role?.role_name ?? roles.data?.find((r) => r.role_id === body.role_id)?.role_name ?? body.role_id}`,
-            tone: 'success',
-          });
+          await set.mutateAsync({ name, orgId, body });
+          toast({ title: `${name}: ${where} is now ${picker.roleName(body.role_id)}`, tone: 'success' });
         }}
         actions={
           <div className="flex flex-wrap justify-end gap-2">
@@ -525,13 +509,7 @@ function LevelRoleForm({
           </div>
         }
       >
-        <SelectField
-          name="role_id"
-          label={label}
-          options={options}
-          placeholder={roles.data ? 'Choose a role' : 'Loading roles…'}
-          disabled={!roles.data || canManage === false}
-        />
+        <RoleSelectField picker={picker} label={label} disabled={canManage === false} />
       </Form>
       {remove.error && <ProblemView compact error={remove.error} />}
     </div>

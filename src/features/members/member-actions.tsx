@@ -3,10 +3,8 @@
  * remove it (from the enterprise, or from one organization) behind a confirmation, and add an existing
  * member of the enterprise to an organization.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { RoleIdBody, type User } from '@/api/operations/members';
-import { Form, SelectField, SubmitButton, TextField } from '@/components/form';
+import { Form, SubmitButton, TextField } from '@/components/form';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -14,27 +12,14 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } fr
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-error';
 import { problem } from '@/api/problem';
-import { findUserByEmail, rolesQueryOptions, useRemoveMember, useSetRole } from './api';
-import { roleOptionLabel, rolesOfType } from './roles';
+import { findUserByEmail, useRemoveMember, useSetRole } from './api';
+import { RoleSelectField, useRolePicker } from './role-picker';
 
 const who = (u: Pick<User, 'email' | 'name' | 'user_id'>) => u.email ?? u.name ?? u.user_id;
 
 /** The user's role at a level: its enterprise role (orgId undefined) or its direct role in that organization. */
 export function directRoleAt(user: User, orgId: string | undefined) {
   return user.role_assignments.find((a) => (orgId === undefined ? !a.org_id : a.org_id === orgId))?.role;
-}
-
-function useRoleOptions(type: 'enterprise' | 'org') {
-  const roles = useQuery(rolesQueryOptions());
-  return useMemo(
-    () =>
-      rolesOfType(roles.data ?? [], type).map((r) => ({
-        value: r.role_id,
-        label: roleOptionLabel(r),
-        textValue: r.role_name,
-      })),
-    [roles.data, type],
-  );
 }
 
 export function ChangeRoleDialog({
@@ -49,7 +34,7 @@ export function ChangeRoleDialog({
   orgName?: string;
   onClose: () => void;
 }) {
-  const options = useRoleOptions(orgId === undefined ? 'enterprise' : 'org');
+  const picker = useRolePicker(orgId ?? null);
   const setRole = useSetRole();
   const current = user ? directRoleAt(user, orgId) : undefined;
   const where = orgId === undefined ? 'enterprise role' : `role in ${orgName ?? orgId}`;
@@ -69,9 +54,8 @@ export function ChangeRoleDialog({
             aria-label={`Change ${where}`}
             className="mt-4"
             onSubmit={async (body) => {
-              const updated = await setRole.mutateAsync({ userId: user.user_id, orgId, add: !current, body });
-              const role = directRoleAt(updated, orgId);
-              toast({ title: `${who(user)} is now ${role?.role_name ?? body.role_id}`, tone: 'success' });
+              await setRole.mutateAsync({ userId: user.user_id, orgId, body });
+              toast({ title: `${who(user)} is now ${picker.roleName(body.role_id)}`, tone: 'success' });
               onClose();
             }}
             actions={
@@ -83,7 +67,7 @@ export function ChangeRoleDialog({
               </div>
             }
           >
-            <SelectField name="role_id" label="Role" options={options} placeholder="Choose a role" />
+            <RoleSelectField picker={picker} label="Role" />
           </Form>
         )}
       </DialogContent>
@@ -162,7 +146,7 @@ export function AddToOrgDialog({
   orgName: string;
   onClose: () => void;
 }) {
-  const options = useRoleOptions('org');
+  const picker = useRolePicker(orgId);
   const setRole = useSetRole();
   return (
     <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
@@ -188,7 +172,7 @@ export function AddToOrgDialog({
                     : 'Enter the address of a member of the enterprise',
                 );
               }
-              await setRole.mutateAsync({ userId: user.user_id, orgId, add: true, body });
+              await setRole.mutateAsync({ userId: user.user_id, orgId, body });
               toast({ title: `${who(user)} added to ${orgName}`, tone: 'success' });
               onClose();
             }}
@@ -202,7 +186,7 @@ export function AddToOrgDialog({
             }
           >
             <TextField name="email" label="Email address" type="email" autoComplete="off" required />
-            <SelectField name="role_id" label="Organization role" options={options} placeholder="Choose a role" />
+            <RoleSelectField picker={picker} label="Organization role" />
           </Form>
         )}
       </DialogContent>

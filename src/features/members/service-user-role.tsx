@@ -5,17 +5,14 @@
  * says why the others are missing; otherwise it offers every role of the level and the API decides (403 names
  * the permissions at fault). Over the contract's RoleIdBody, 422 errors on the role field.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { RoleIdBody } from '@/api/operations/members';
 import type { ServiceUser } from '@/api/operations/service-users';
-import { Form, SelectField, SubmitButton } from '@/components/form';
+import { Form, SubmitButton } from '@/components/form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
-import { selfQueryOptions } from '@/lib/principal';
-import { rolesQueryOptions, useSetServiceUserRole } from './api';
-import { grantableRoles, refusalReason, roleOptionLabel } from './roles';
+import { useSetServiceUserRole } from './api';
+import { RoleSelectField, useRolePicker } from './role-picker';
 
 /**
  * The level a service user's role is at: the screen's organization; else the one it was created in (sandbox
@@ -86,26 +83,18 @@ function RoleForm({
   currentId: string | undefined;
   onDone: () => void;
 }) {
-  const roles = useQuery(rolesQueryOptions());
-  const self = useQuery(selfQueryOptions());
+  const picker = useRolePicker(orgId, { grantable: true });
   const set = useSetServiceUserRole();
-  const grantable = useMemo(() => grantableRoles(roles.data ?? [], self.data, orgId), [roles.data, self.data, orgId]);
   const label = where[0]!.toUpperCase() + where.slice(1);
   return (
     <Form
       schema={RoleIdBody}
-      defaultValues={{ role_id: grantable.offered.some((r) => r.role_id === currentId) ? (currentId ?? '') : '' }}
+      defaultValues={{ role_id: picker.options.some((o) => o.value === currentId) ? (currentId ?? '') : '' }}
       aria-label={`${label} of ${serviceUser.name}`}
       className="mt-4"
       onSubmit={async (body) => {
-        const updated = await set.mutateAsync({
-          serviceUserId: serviceUser.service_user_id,
-          orgId,
-          change: currentId !== undefined,
-          body,
-        });
-        const role = serviceUserRoleAt(updated, orgId);
-        toast({ title: `${serviceUser.name} is now ${role?.role_name ?? body.role_id}`, tone: 'success' });
+        await set.mutateAsync({ serviceUserId: serviceUser.service_user_id, orgId, body });
+        toast({ title: `${serviceUser.name} is now ${picker.roleName(body.role_id)}`, tone: 'success' });
         onDone();
       }}
       actions={
@@ -117,36 +106,7 @@ function RoleForm({
         </div>
       }
     >
-      <SelectField
-        name="role_id"
-        label={label}
-        placeholder={roles.data ? 'Choose a role' : 'Loading roles…'}
-        disabled={!roles.data}
-        description={
-          grantable.known
-            ? `Only roles whose permissions the console’s own credential holds ${orgId ? 'in this organization' : 'enterprise-wide'} are offered.`
-            : grantable.unknownReason
-        }
-        options={grantable.offered.map((r) => ({
-          value: r.role_id,
-          label: roleOptionLabel(r),
-          textValue: r.role_name,
-        }))}
-      />
-      {grantable.refused.length > 0 && (
-        <details className="rounded-md border border-line p-2 text-xs">
-          <summary className="cursor-pointer font-medium">
-            {grantable.refused.length} {grantable.refused.length === 1 ? 'role is' : 'roles are'} not offered — why
-          </summary>
-          <ul className="mt-1 flex flex-col gap-1">
-            {grantable.refused.map((r) => (
-              <li key={r.role.role_id}>
-                <span className="font-medium">{r.role.role_name}</span>: {refusalReason(r)}.
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <RoleSelectField picker={picker} label={label} />
     </Form>
   );
 }

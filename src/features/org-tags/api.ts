@@ -1,5 +1,9 @@
-/** Changing an organization's allowed session tags and its default tag (keys and reads in lib/org-tags). */
+/**
+ * Changing an organization's allowed session tags and its default tag (keys and reads in lib/org-tags),
+ * through the console's guarded endpoint, which records each change in the settings history with who made it.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { settingsHistoryKeys } from '@/api/console/settings-history';
 import { apiCall } from '@/lib/api-client';
 import { orgTagKeys } from '@/lib/org-tags';
 
@@ -12,28 +16,17 @@ export type TagChange =
 export function useChangeAllowedTags(orgId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (change: TagChange) => {
+    mutationFn: async (change: TagChange) => {
       const params = { org_id: orgId };
-      switch (change.mode) {
-        case 'append':
-          return apiCall('organizations.tags.append', { params, body: { tags: change.tags } });
-        case 'replace':
-          return apiCall('organizations.tags.replace', { params, body: { tags: change.tags } });
-        case 'clear':
-          return apiCall('organizations.tags.clear', { params });
-        case 'remove':
-          // `…/tags/default` is the default tag's path: a tag named "default" goes by replacing the list.
-          return change.tag === 'default'
-            ? apiCall('organizations.tags.get', { params }).then(({ tags }) =>
-                apiCall('organizations.tags.replace', { params, body: { tags: tags.filter((t) => t !== 'default') } }),
-              )
-            : apiCall('organizations.tags.remove', { params: { ...params, tag: change.tag } });
-      }
+      await apiCall('console.settings.orgTags.change', { params, body: change });
+      // The answer of a change may be the default tag's or nothing (unchanged): the list is read again.
+      return apiCall('organizations.tags.get', { params });
     },
     onSuccess: (data) => {
       qc.setQueryData(orgTagKeys.allowed(orgId), data);
       // Replacing may clear a default tag no longer allowed.
       void qc.invalidateQueries({ queryKey: orgTagKeys.defaultTag(orgId) });
+      void qc.invalidateQueries({ queryKey: settingsHistoryKeys.all });
     },
   });
 }
@@ -41,10 +34,14 @@ export function useChangeAllowedTags(orgId: string) {
 export function useSetDefaultTag(orgId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (tag: string | null) =>
-      tag === null
-        ? apiCall('organizations.defaultTag.clear', { params: { org_id: orgId } })
-        : apiCall('organizations.defaultTag.update', { params: { org_id: orgId }, body: { tag } }),
-    onSuccess: (data) => qc.setQueryData(orgTagKeys.defaultTag(orgId), data),
+    mutationFn: async (tag: string | null) => {
+      const params = { org_id: orgId };
+      await apiCall('console.settings.orgTags.change', { params, body: { mode: 'default', tag } });
+      return apiCall('organizations.defaultTag.get', { params });
+    },
+    onSuccess: (data) => {
+      qc.setQueryData(orgTagKeys.defaultTag(orgId), data);
+      void qc.invalidateQueries({ queryKey: settingsHistoryKeys.all });
+    },
   });
 }

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { AllowedTagsBody, DefaultTagBody, ORG_TAG_LIMITS } from '@/api/operations/org-tags';
 import { SESSION_LIMITS } from '@/api/operations/sessions';
 import { Badge } from '@/components/badge';
@@ -26,7 +26,13 @@ import { useChangeAllowedTags, useSetDefaultTag } from './api';
 
 const TAG_HINT = `1–${SESSION_LIMITS.tag} characters each, no commas; at most ${formatNumber(ORG_TAG_LIMITS.tags)} allowed tags.`;
 
-export function TagSettings({ orgId }: { orgId: string }) {
+export function TagSettings({
+  orgId,
+  history,
+}: {
+  orgId: string;
+  /** The history of the tag settings, composed by the route. */ history?: ReactNode;
+}) {
   const org = useQuery(organizationQueryOptions(orgId));
   const allowed = useQuery(allowedTagsQueryOptions(orgId));
   const defaultTag = useQuery(defaultTagQueryOptions(orgId));
@@ -53,6 +59,7 @@ export function TagSettings({ orgId }: { orgId: string }) {
           />
         </div>
       )}
+      {history && <div className="mt-8">{history}</div>}
     </>
   );
 }

@@ -1,18 +1,21 @@
 /**
- * Changing organizations (create, rename, limits, delete) and what a deletion takes with it. Every change
- * refreshes the organizations everywhere (overview, switcher, an organization's own page) and the ACU limits,
- * which hold the organizations' cycle limits.
+ * Changing organizations (create, rename, limits, delete) and what a deletion takes with it. Changes go through
+ * the console's guarded endpoints, which record each one in the settings history with who made it. Every
+ * change refreshes the organizations everywhere (overview, switcher, an organization's own page), the ACU
+ * limits, which hold the organizations' cycle limits, and the history.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrganizationCreateBody, OrganizationUpdateBody } from '@/api/operations/organizations';
+import { settingsHistoryKeys } from '@/api/console/settings-history';
+import { Organization, type OrganizationCreateBody, type OrganizationUpdateBody } from '@/api/operations/organizations';
 import { walkPages, type Page } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
+import { ApiError, isApiError } from '@/lib/api-error';
 import { acuLimitKeys, orgGroupLimitKeys } from '@/lib/enterprise-limits';
 import { orgTagKeys } from '@/lib/org-tags';
 import { organizationKeys } from '@/lib/organizations';
 
 /** Keys of the other areas that hold organizations' values. */
-const DEPENDENT_KEYS = [acuLimitKeys.all, orgGroupLimitKeys.all, orgTagKeys.all] as const;
+const DEPENDENT_KEYS = [acuLimitKeys.all, orgGroupLimitKeys.all, orgTagKeys.all, settingsHistoryKeys.all] as const;
 
 function useInvalidateOrganizations() {
   const qc = useQueryClient();
@@ -22,10 +25,24 @@ function useInvalidateOrganizations() {
   };
 }
 
+/**
+ * A name in use: the console answers 409 with the error on `name` ("An organization named “X” already
+ * exists"); the form kit places field errors of a 422, so it is handed over as one, to show under Name.
+ */
+function nameErrorOnField(error: unknown): never {
+  if (isApiError(error) && error.status === 409 && error.fieldErrors.length > 0) {
+    throw new ApiError(422, { ...error.problem, status: 422 }, undefined, error.operationId);
+  }
+  throw error;
+}
+
 export function useCreateOrganization() {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: (body: OrganizationCreateBody) => apiCall('organizations.create', { body }),
+    mutationFn: async (body: OrganizationCreateBody) =>
+      Organization.parse(
+        (await apiCall('console.settings.organizations.create', { body }).catch(nameErrorOnField)).result,
+      ),
     onSuccess: invalidate,
   });
 }
@@ -33,8 +50,14 @@ export function useCreateOrganization() {
 export function useUpdateOrganization() {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: (v: { orgId: string; body: OrganizationUpdateBody }) =>
-      apiCall('organizations.update', { params: { org_id: v.orgId }, body: v.body }),
+    mutationFn: async (v: { orgId: string; body: OrganizationUpdateBody }) =>
+      Organization.parse(
+        (
+          await apiCall('console.settings.organizations.update', { params: { org_id: v.orgId }, body: v.body }).catch(
+            nameErrorOnField,
+          )
+        ).result,
+      ),
     onSuccess: invalidate,
   });
 }
@@ -43,7 +66,10 @@ export function useDeleteOrganization() {
   const qc = useQueryClient();
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: (orgId: string) => apiCall('organizations.delete', { params: { org_id: orgId } }),
+    mutationFn: async (orgId: string) =>
+      Organization.parse(
+        (await apiCall('console.settings.organizations.delete', { params: { org_id: orgId } })).result,
+      ),
     onSuccess: async (_org, orgId) => {
       // Whatever was cached of the organization is gone with it.
       qc.removeQueries({ queryKey: organizationKeys.detail(orgId) });

@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { organizationNav } from '@/lib/nav';
 import { organizationQueryOptions } from '@/lib/organizations';
 import { CopyId } from '@/components/copy-id';
+import { SettingsHistory } from './settings-history';
 
 export function OrganizationOverview({ orgId }: { orgId: string }) {
   const { data: org } = useSuspenseQuery(organizationQueryOptions(orgId));
@@ -46,6 +47,13 @@ export function OrganizationOverview({ orgId }: { orgId: string }) {
           ))}
         </ul>
       )}
+      <div className="mt-8">
+        <SettingsHistory
+          title="History of this organization"
+          description="Its name, ACU limits and session tags as changed through this console, newest first, with who made each change. A change made elsewhere shows as “Changed outside the console”. Restore brings back the value before or after an entry."
+          filter={{ kind: ['organization', 'acu-limit', 'org-tags'], key: orgId }}
+        />
+      </div>
     </>
   );
 }

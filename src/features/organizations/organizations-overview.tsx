@@ -6,7 +6,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Gauge, Pencil, Plus, Trash2 } from 'lucide-react';
+import { ChevronDown, ChevronRight, Gauge, Pencil, Plus, Trash2 } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Organization } from '@/api/operations/organizations';
 import { EmptyState, PageHeader } from '@/components/page-header';
@@ -23,6 +23,8 @@ import type { OrganizationAction } from './organization-dialogs';
 
 const loadDialogs = () => import('./organization-dialogs');
 const OrganizationDialogs = lazy(loadDialogs);
+// The history's table library loads only when the history is opened: this is the first screen.
+const SettingsHistory = lazy(() => import('./settings-history').then((m) => ({ default: m.SettingsHistory })));
 const preloadDialogs = () => void loadDialogs().catch(() => undefined);
 const limitText = (n: number | null | undefined) => (n != null ? formatNumber(n) : 'No limit');
 
@@ -38,6 +40,7 @@ export function OrganizationsOverview() {
   const canManage = useHasPermission('ManageOrganizations');
   const denied = missingPermissionTitle('ManageOrganizations', canManage);
   const [action, setAction] = useState<OrganizationAction | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const act = (next: OrganizationAction) => {
     preloadDialogs();
     setAction(next);
@@ -71,75 +74,90 @@ export function OrganizationsOverview() {
           </>
         }
       />
+      {canManage === false && denied && (
+        <p className="mb-2 text-sm text-muted" data-testid="organizations-disabled-reason">
+          Create, rename, limits and delete are disabled: {denied}
+        </p>
+      )}
       {query.error && orgs.length === 0 ? (
         <ProblemView error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <div className="max-h-[calc(100dvh-14rem)] min-h-40 overflow-auto rounded-lg border border-line bg-surface">
-          <table aria-label="Organizations" aria-busy={query.isPending} className="w-full min-w-[56rem] text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className={TH}>
-                  Name
-                </th>
-                <th scope="col" className={TH}>
-                  Organization id
-                </th>
-                <th scope="col" className={TH}>
-                  Created
-                </th>
-                <th scope="col" className={TH}>
-                  ACU limit per cycle
-                </th>
-                <th scope="col" className={TH}>
-                  ACU limit per session
-                </th>
-                <th scope="col" className={TH}>
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {query.isPending
-                ? Array.from({ length: 4 }, (_, i) => (
-                    <tr key={i}>
-                      {Array.from({ length: 6 }, (__, j) => (
-                        <td key={j} className={TD}>
-                          <Skeleton className="h-4 w-3/4" />
+        <>
+          <OrganizationCards
+            orgs={shown}
+            pending={query.isPending}
+            empty={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
+            disabled={canManage === false}
+            title={denied}
+            onAction={act}
+          />
+          <div className="hidden max-h-[calc(100dvh-14rem)] min-h-40 overflow-auto rounded-lg border border-line bg-surface md:block">
+            <table aria-label="Organizations" aria-busy={query.isPending} className="w-full min-w-[56rem] text-sm">
+              <thead>
+                <tr>
+                  <th scope="col" className={TH}>
+                    Name
+                  </th>
+                  <th scope="col" className={TH}>
+                    Organization id
+                  </th>
+                  <th scope="col" className={TH}>
+                    Created
+                  </th>
+                  <th scope="col" className={TH}>
+                    ACU limit per cycle
+                  </th>
+                  <th scope="col" className={TH}>
+                    ACU limit per session
+                  </th>
+                  <th scope="col" className={TH}>
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.isPending
+                  ? Array.from({ length: 4 }, (_, i) => (
+                      <tr key={i}>
+                        {Array.from({ length: 6 }, (__, j) => (
+                          <td key={j} className={TD}>
+                            <Skeleton className="h-4 w-3/4" />
+                          </td>
+                        ))}
+                      </tr>
+                    ))
+                  : shown.map((o) => (
+                      <tr key={o.org_id} className="hover:bg-surface-2">
+                        <td className={`${TD} max-w-72 min-w-48 truncate`}>
+                          <Link
+                            to="/orgs/$orgId"
+                            params={{ orgId: o.org_id }}
+                            onClick={() => rememberOrg(o.org_id)}
+                            className="font-medium text-accent underline underline-offset-2 hover:no-underline"
+                          >
+                            {o.name}
+                          </Link>
                         </td>
-                      ))}
-                    </tr>
-                  ))
-                : shown.map((o) => (
-                    <tr key={o.org_id} className="hover:bg-surface-2">
-                      <td className={`${TD} max-w-72 min-w-48 truncate`}>
-                        <Link
-                          to="/orgs/$orgId"
-                          params={{ orgId: o.org_id }}
-                          onClick={() => rememberOrg(o.org_id)}
-                          className="font-medium text-accent underline underline-offset-2 hover:no-underline"
-                        >
-                          {o.name}
-                        </Link>
-                      </td>
-                      <td className={`${TD} font-mono text-xs text-muted`}>{o.org_id}</td>
-                      <td className={TD}>
-                        <RelativeTime value={o.created_at} />
-                      </td>
-                      <td className={`${TD} tabular-nums`}>{limitText(o.max_cycle_acu_limit)}</td>
-                      <td className={`${TD} tabular-nums`}>{limitText(o.max_session_acu_limit)}</td>
-                      <td className={`${TD} whitespace-nowrap`}>
-                        <RowActions org={o} disabled={canManage === false} title={denied} onAction={act} />
-                      </td>
-                    </tr>
-                  ))}
-            </tbody>
-          </table>
-          {!query.isPending && shown.length === 0 && (
-            <EmptyState
-              title={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
-            />
-          )}
-        </div>
+                        <td className={`${TD} font-mono text-xs text-muted`}>{o.org_id}</td>
+                        <td className={TD}>
+                          <RelativeTime value={o.created_at} />
+                        </td>
+                        <td className={`${TD} tabular-nums`}>{limitText(o.max_cycle_acu_limit)}</td>
+                        <td className={`${TD} tabular-nums`}>{limitText(o.max_session_acu_limit)}</td>
+                        <td className={`${TD} whitespace-nowrap`}>
+                          <RowActions org={o} disabled={canManage === false} title={denied} onAction={act} />
+                        </td>
+                      </tr>
+                    ))}
+              </tbody>
+            </table>
+            {!query.isPending && shown.length === 0 && (
+              <EmptyState
+                title={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
+              />
+            )}
+          </div>
+        </>
       )}
       {!query.isPending && (
         <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
@@ -155,6 +173,33 @@ export function OrganizationsOverview() {
           )}
         </div>
       )}
+      <div className="mt-8 flex flex-col gap-2">
+        <Button
+          variant="ghost"
+          className="self-start"
+          aria-expanded={historyOpen}
+          aria-controls="organizations-history"
+          onClick={() => setHistoryOpen((o) => !o)}
+        >
+          {historyOpen ? (
+            <ChevronDown className="size-4" aria-hidden />
+          ) : (
+            <ChevronRight className="size-4" aria-hidden />
+          )}
+          History of organizations
+        </Button>
+        <div id="organizations-history">
+          {historyOpen && (
+            <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+              <SettingsHistory
+                title="History of organizations"
+                description="Organizations created, renamed, limited and deleted through this console, newest first, with who made each change. A change made elsewhere shows as “Changed outside the console”. A deleted organization cannot be restored."
+                filter={{ kind: ['organization', 'acu-limit'] }}
+              />
+            </Suspense>
+          )}
+        </div>
+      </div>
       {action !== null && (
         <Suspense fallback={null}>
           <OrganizationDialogs action={action} onClose={() => setAction(null)} />
@@ -177,7 +222,7 @@ function RowActions({
 }) {
   const common = { size: 'sm', variant: 'ghost', disabled, title, onPointerEnter: preloadDialogs } as const;
   return (
-    <div className="flex gap-1">
+    <div className="flex flex-wrap gap-1">
       <Button {...common} aria-label={`Rename ${org.name}`} onClick={() => onAction({ kind: 'rename', org })}>
         <Pencil className="size-3.5" aria-hidden /> Rename
       </Button>
@@ -193,5 +238,58 @@ function RowActions({
         <Trash2 className="size-3.5" aria-hidden /> Delete
       </Button>
     </div>
+  );
+}
+
+/** On a phone each organization is a card: its name, id and limits, with its actions below. */
+function OrganizationCards({
+  orgs,
+  pending,
+  empty,
+  disabled,
+  title,
+  onAction,
+}: {
+  orgs: readonly Organization[];
+  pending: boolean;
+  empty: string;
+  disabled: boolean;
+  title: string | undefined;
+  onAction: (a: OrganizationAction) => void;
+}) {
+  if (pending) return <Skeleton className="h-32 w-full md:hidden" />;
+  if (orgs.length === 0)
+    return (
+      <div className="md:hidden">
+        <EmptyState title={empty} />
+      </div>
+    );
+  return (
+    <ul aria-label="Organizations" className="flex flex-col gap-2 md:hidden">
+      {orgs.map((o) => (
+        <li key={o.org_id} className="flex min-w-0 flex-col gap-1 rounded-lg border border-line bg-surface p-3 text-sm">
+          <Link
+            to="/orgs/$orgId"
+            params={{ orgId: o.org_id }}
+            onClick={() => rememberOrg(o.org_id)}
+            className="font-medium break-words text-accent underline underline-offset-2 hover:no-underline"
+          >
+            {o.name}
+          </Link>
+          <span className="font-mono text-xs break-all text-muted">{o.org_id}</span>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+            <dt className="text-muted">Created</dt>
+            <dd>
+              <RelativeTime value={o.created_at} />
+            </dd>
+            <dt className="text-muted">ACU limit per cycle</dt>
+            <dd className="tabular-nums">{limitText(o.max_cycle_acu_limit)}</dd>
+            <dt className="text-muted">ACU limit per session</dt>
+            <dd className="tabular-nums">{limitText(o.max_session_acu_limit)}</dd>
+          </dl>
+          <RowActions org={o} disabled={disabled} title={title} onAction={onAction} />
+        </li>
+      ))}
+    </ul>
   );
 }

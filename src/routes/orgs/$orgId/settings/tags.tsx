@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { TagSettings } from '@/features/org-tags/tags-settings';
+import { SettingsHistory } from '@/features/organizations/settings-history';
 import { allowedTagsQueryOptions, defaultTagQueryOptions } from '@/lib/org-tags';
 
 export const Route = createFileRoute('/orgs/$orgId/settings/tags')({
@@ -9,6 +10,11 @@ export const Route = createFileRoute('/orgs/$orgId/settings/tags')({
   },
   component: function TagSettingsRoute() {
     const { orgId } = Route.useParams();
-    return <TagSettings orgId={orgId} />;
+    return (
+      <TagSettings
+        orgId={orgId}
+        history={<SettingsHistory title="History of the tag settings" filter={{ kind: ['org-tags'], key: orgId }} />}
+      />
+    );
   },
 });
