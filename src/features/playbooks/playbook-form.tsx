@@ -49,9 +49,11 @@ function BodyField() {
             textareaClassName="min-h-96 font-mono"
           />
         </div>
+        {/* Focusable: a long preview scrolls, by keyboard too. */}
         <section
           aria-label="Body preview"
-          className={`${preview ? '' : 'hidden lg:block'} min-h-40 overflow-auto rounded-md border border-line p-3 lg:max-h-[32rem]`}
+          tabIndex={0}
+          className={`${preview ? '' : 'hidden lg:block'} min-h-40 overflow-auto rounded-md border border-line p-3 focus-visible:outline-2 focus-visible:outline-accent lg:max-h-[32rem]`}
         >
           <p className="mb-2 text-xs font-medium text-muted uppercase">Preview</p>
           {body.trim() ? <Markdown source={body} /> : <p className="text-sm text-muted">Nothing to preview yet.</p>}

@@ -13,6 +13,7 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import { PageHeader } from '@/components/page-header';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
+import { cn } from '@/lib/cn';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from './api';
 import type { SessionSearch } from './filters';
 import { hasFilters, toListFilters } from './list-query';
@@ -160,7 +161,12 @@ export function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string
                 ? `/sessions/${encodeURIComponent(s.session_id)}`
                 : `/orgs/${encodeURIComponent(s.org_id)}/sessions/${encodeURIComponent(s.session_id)}`
             }
-            className="block truncate font-medium text-accent underline underline-offset-2 hover:no-underline"
+            // A row keeps one line (fixed height); a phone's card is measured, so the whole title wraps there
+            // (a prompt standing in for a missing title: its first three lines).
+            className={cn(
+              'block font-medium wrap-anywhere text-accent underline underline-offset-2 hover:no-underline sm:truncate',
+              !s.title && 'max-sm:line-clamp-3',
+            )}
             title={getValue()}
           >
             {getValue()}
