@@ -44,6 +44,25 @@ const RECONCILED_LABEL: Record<string, string> = {
 
 const ACTION_LABEL = { replace: 'Edited', clear: 'Cleared', restore: 'Restored' } as const;
 
+/**
+ * What a revision did, in words. A restore brings back the list before or after an earlier change; the record
+ * keeps only that change's number, so which of its two lists came back is read from the list versions (a
+ * version is the list's digest): "Restored the list before #1", not "Restored from #1".
+ */
+export function changeLabel(
+  r: IpAccessListRevisionSummary,
+  byId: ReadonlyMap<number, IpAccessListRevisionSummary>,
+): string {
+  if (r.action !== 'restore' || r.restored_from === null) return ACTION_LABEL[r.action];
+  const source = byId.get(r.restored_from);
+  const restored = r.result_version;
+  if (source && restored !== null) {
+    if (restored === source.previous_version) return `Restored the list before #${r.restored_from}`;
+    if (restored === source.result_version) return `Restored the list after #${r.restored_from}`;
+  }
+  return `Restored a list of #${r.restored_from}`;
+}
+
 function Ranges({ items, tone, sign }: { items: readonly string[]; tone: 'success' | 'danger'; sign: string }) {
   if (items.length === 0) return <span className="text-muted">—</span>;
   return (
@@ -63,6 +82,10 @@ export function IpAccessListHistoryScreen() {
   const revisions = useInfiniteQuery(ipRevisionsInfiniteQueryOptions());
   const current = useQuery(ipAccessListQueryOptions());
   const [restore, setRestore] = useState<Restore | null>(null);
+  const byId = useMemo(
+    () => new Map((revisions.data?.pages ?? []).flatMap((p) => p.items).map((r) => [r.revision_id, r])),
+    [revisions.data],
+  );
 
   const columns = useMemo(() => {
     const col = columnHelper<IpAccessListRevisionSummary>();
@@ -81,15 +104,12 @@ export function IpAccessListHistoryScreen() {
       }),
       col.accessor('action', {
         header: 'Change',
-        meta: { width: '9rem' },
+        meta: { width: '11rem' },
         cell: ({ row }) => {
           const r = row.original;
           return (
             <div className="flex flex-col items-start gap-1">
-              <span>
-                {ACTION_LABEL[r.action]}
-                {r.restored_from !== null && ` from #${r.restored_from}`}
-              </span>
+              <span>{changeLabel(r, byId)}</span>
               {typeof r.reconciled_outcome === 'string' ? (
                 // A change left unfinished (its replica stopped mid-change), closed by reconciliation with the API.
                 <Badge tone={r.reconciled_outcome === 'applied' ? 'success' : 'warn'} title={r.error ?? undefined}>
@@ -150,7 +170,7 @@ export function IpAccessListHistoryScreen() {
         },
       }),
     ]);
-  }, []);
+  }, [byId]);
 
   return (
     <div className="flex flex-col">

@@ -8,9 +8,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { History, ShieldAlert } from 'lucide-react';
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { History, Plus, ShieldAlert } from 'lucide-react';
+import { useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import {
   ConsoleIpApplyRequest,
   diffIpRanges,
@@ -40,6 +40,7 @@ import {
   type EgressUnknownRefusal,
   type IpChangeBase,
 } from './api';
+import { AddRangesDialog, type AddedRanges } from './add-ranges';
 import { editorReducer, startEditor } from './editor-state';
 import { RangeRows } from './range-rows';
 import { checkRows, listOf, unreadableEntries } from './ranges';
@@ -105,6 +106,10 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
   const [state, dispatch] = useReducer(editorReducer, current.ip_ranges, startEditor);
   const [step, setStep] = useState<Step>({ kind: 'edit' });
   const [clearing, setClearing] = useState(false);
+  const [adding, setAdding] = useState(false);
+  /** What the last "Add ranges" added: shown above the list until the next edit. */
+  const [lastAdded, setLastAdded] = useState<AddedRanges | null>(null);
+  const footerReasonId = useId();
   const change = useIpAccessListChange();
   const texts = useMemo(() => state.rows.map((r) => r.text), [state.rows]);
   // Entries the API holds that the console cannot read: kept as they are, not counted as errors or removals.
@@ -130,11 +135,29 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
     return m;
   }, [texts, checks, current.protected_addresses]);
   const reviewButton = useRef<HTMLButtonElement>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
+  /**
+   * Where focus goes when the edit step comes back: the button that opened the review (Back to editing), or the
+   * list's summary after an apply or a start-over (the buttons that had focus are gone), never the page's body.
+   */
+  const returnTo = useRef<'review-button' | 'summary'>('summary');
+  const [focusTick, setFocusTick] = useState(0);
+  const focusLater = (where: 'review-button' | 'summary') => {
+    returnTo.current = where;
+    setFocusTick((n) => n + 1);
+  };
+  useEffect(() => {
+    if (focusTick === 0) return;
+    const button = reviewButton.current;
+    (returnTo.current === 'review-button' && button && !button.disabled ? button : summary.current)?.focus();
+  }, [focusTick]);
 
   const startOver = (next: IpChangeBase) => {
+    setLastAdded(null);
     setBase(next);
     dispatch({ type: 'reset', list: next.ip_ranges });
     setStep({ kind: 'edit' });
+    focusLater('summary');
   };
 
   const clear = async () => {
@@ -176,7 +199,10 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
         base={base}
         list={list}
         lockedOut={lockedOut}
-        onBack={() => setStep({ kind: 'edit' })}
+        onBack={() => {
+          setStep({ kind: 'edit' });
+          focusLater('review-button');
+        }}
         onConflict={(conflict) => setStep({ kind: 'conflict', conflict })}
         onApplied={(result) => startOver({ version: result.version, ip_ranges: result.ip_ranges })}
       />
@@ -185,7 +211,7 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
 
   return (
     <section aria-label="Edit the list" className="flex flex-col gap-4">
-      <p className="text-sm text-muted" aria-live="polite">
+      <p ref={summary} tabIndex={-1} className="text-sm text-muted outline-none" aria-live="polite">
         {formatNumber(list.length)} {list.length === 1 ? 'range' : 'ranges'}
         {changed
           ? ` · ${formatNumber(diff.added.length)} added, ${formatNumber(diff.removed.length)} removed since loaded`
@@ -195,6 +221,7 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
         {repeated > 0 && ` · ${formatNumber(repeated)} repeated`}
         {contained > 0 && ` · ${formatNumber(contained)} inside another range`}
       </p>
+      {lastAdded && !changed && <AddedNotice added={lastAdded} />}
       {list.length > 0 && lockedOut.length > 0 && <LockoutWarning addresses={lockedOut} />}
       {tooMany && (
         <p role="alert" className="text-sm text-danger">
@@ -204,28 +231,64 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
       )}
       <RangeRows state={state} checks={checks} dispatch={dispatch} protectedBy={protectedBy} />
       <div className="flex flex-wrap items-center justify-between gap-2 border-t border-line pt-4">
-        <Button
-          variant="danger"
-          disabled={base.ip_ranges.length === 0 || change.isPending}
-          onClick={() => setClearing(true)}
-        >
-          Clear the list…
-        </Button>
         <div className="flex flex-wrap gap-2">
-          <Button disabled={!changed} onClick={() => startOver(base)}>
+          <Button
+            variant="danger"
+            disabled={base.ip_ranges.length === 0 || change.isPending}
+            aria-describedby={base.ip_ranges.length === 0 ? footerReasonId : undefined}
+            onClick={() => setClearing(true)}
+          >
+            Clear the list…
+          </Button>
+          <Button
+            disabled={changed || change.isPending}
+            aria-describedby={changed ? footerReasonId : undefined}
+            onClick={() => setAdding(true)}
+          >
+            <Plus className="size-4" aria-hidden /> Add ranges…
+          </Button>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            disabled={!changed}
+            aria-describedby={!changed ? footerReasonId : undefined}
+            onClick={() => startOver(base)}
+          >
             Discard edits
           </Button>
           <Button
             ref={reviewButton}
             variant="primary"
             disabled={!changed || invalid > 0 || tooMany}
-            title={invalid > 0 ? 'Fix or remove the rows that are not valid first' : undefined}
+            aria-describedby={!changed || invalid > 0 || tooMany ? footerReasonId : undefined}
             onClick={() => setStep({ kind: 'review' })}
           >
             Review changes
           </Button>
         </div>
       </div>
+      <p id={footerReasonId} className="-mt-2 text-xs text-muted">
+        {footerReasons({ changed, invalid, tooMany, empty: base.ip_ranges.length === 0 })}
+      </p>
+      <AddRangesDialog
+        open={adding}
+        onOpenChange={setAdding}
+        current={current}
+        base={base}
+        onConflict={(next) => {
+          setBase(next);
+          dispatch({ type: 'reset', list: next.ip_ranges });
+        }}
+        onAdded={(next, added) => {
+          startOver(next);
+          setLastAdded(added);
+          toast({
+            title: `Added ${formatNumber(added.added.length)} ${added.added.length === 1 ? 'range' : 'ranges'}`,
+            description: added.revision ? `Recorded as revision #${added.revision} in the history.` : undefined,
+            tone: 'success',
+          });
+        }}
+      />
       <ConfirmDialog
         open={clearing}
         onOpenChange={setClearing}
@@ -244,6 +307,39 @@ function Editor({ current }: { current: ConsoleIpAccessList }) {
         onConfirm={() => void clear()}
       />
     </section>
+  );
+}
+
+/** Why the editor's disabled buttons are disabled, in words (a greyed-out button alone says nothing). */
+export function footerReasons(s: { changed: boolean; invalid: number; tooMany: boolean; empty: boolean }): string {
+  const out: string[] = [];
+  if (!s.changed) out.push('Nothing to review or discard: the list is as loaded.');
+  else {
+    out.push('Add ranges merges into the list as loaded: apply or discard your edits first.');
+    if (s.invalid > 0) out.push('Fix or remove the rows that are not valid to review the change.');
+    if (s.tooMany) out.push('Remove entries to review the change.');
+  }
+  if (s.empty) out.push('The list is already empty: there is nothing to clear.');
+  return out.join(' ');
+}
+
+/** What the last "Add ranges" added (and what it left out as already listed). */
+function AddedNotice({ added }: { added: AddedRanges }) {
+  return (
+    <div role="status" className="rounded-lg border border-success/40 bg-success/10 p-3 text-sm">
+      <p>
+        <span className="font-semibold">
+          Added {formatNumber(added.added.length)} {added.added.length === 1 ? 'range' : 'ranges'}:
+        </span>{' '}
+        <span className="font-mono">{added.added.join(', ')}</span>
+        {added.revision !== null && ` (revision #${added.revision} in the history)`}.
+      </p>
+      {added.alreadyListed.length > 0 && (
+        <p className="mt-1 text-muted">
+          Already listed, not added again: <span className="font-mono">{added.alreadyListed.join(', ')}</span>.
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -339,6 +435,9 @@ function ReviewStep({
   /** Set by an `egress_unknown` refusal: the confirmed-range field shows; `asked` counts them, to refocus it. */
   const [egress, setEgress] = useState<{ refusal: EgressUnknownRefusal; asked: number } | null>(null);
   const showOverride = lockedOut.length > 0 || refusal !== null;
+  // The review replaces the editor: focus goes to its heading (not to the body the Review button left).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const toBody = useMemo(
     () => (v: OverrideValues) => ({
       base_version: base.version,
@@ -350,7 +449,7 @@ function ReviewStep({
   );
   return (
     <section aria-labelledby="ip-review-heading" className="flex flex-col gap-4">
-      <h2 id="ip-review-heading" className="text-lg font-semibold">
+      <h2 id="ip-review-heading" ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
         Review the change
       </h2>
       <p className="text-sm text-muted">
@@ -425,9 +524,11 @@ function ReviewStep({
         actions={
           <div className="flex flex-wrap justify-end gap-2">
             <Button onClick={onBack}>Back to editing</Button>
-            <SubmitButton pendingLabel="Applying…" variant={showOverride ? 'danger' : 'primary'}>
-              {showOverride ? 'Apply anyway' : egress ? 'Confirm the range and apply' : 'Apply'}
-            </SubmitButton>
+            {showOverride ? (
+              <ApplyAnywayButton enterpriseName={current.enterprise_name} />
+            ) : (
+              <SubmitButton pendingLabel="Applying…">{egress ? 'Confirm the range and apply' : 'Apply'}</SubmitButton>
+            )}
           </div>
         }
       >
@@ -453,6 +554,39 @@ function ReviewStep({
         {egress && <ConfirmedRangeField refusal={egress.refusal} asked={egress.asked} list={list} />}
       </Form>
     </section>
+  );
+}
+
+/**
+ * The apply of a list that locks the console out: disabled until the enterprise's name is typed exactly (as the
+ * server requires), with the reason beside it in words, not only a greyed-out button.
+ */
+function ApplyAnywayButton({ enterpriseName }: { enterpriseName: string | null }) {
+  const typed = useWatch<OverrideValues, 'override_enterprise_name'>({ name: 'override_enterprise_name' });
+  const reasonId = useId();
+  const ready = enterpriseName !== null && typed === enterpriseName;
+  const reason =
+    enterpriseName === null
+      ? 'Apply anyway is unavailable: the console does not know the enterprise’s name.'
+      : typed === ''
+        ? 'Apply anyway is enabled once the enterprise’s name is typed above.'
+        : 'Apply anyway is enabled once the name typed matches the enterprise’s name exactly.';
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2">
+      {!ready && (
+        <p id={reasonId} className="text-sm text-muted">
+          {reason}
+        </p>
+      )}
+      <SubmitButton
+        pendingLabel="Applying…"
+        variant="danger"
+        disabled={!ready}
+        aria-describedby={ready ? undefined : reasonId}
+      >
+        Apply anyway
+      </SubmitButton>
+    </div>
   );
 }
 
@@ -516,10 +650,12 @@ function ConflictView({
   onStartOver: () => void;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // The conflict replaces the review: focus goes to what it says, not to the body.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="ip-conflict-heading" className="flex flex-col gap-4">
       <div role="alert" className="rounded-lg border border-warn/40 bg-warn/10 p-4 text-sm">
-        <h2 id="ip-conflict-heading" ref={heading} className="font-semibold">
+        <h2 id="ip-conflict-heading" ref={heading} tabIndex={-1} className="font-semibold outline-none">
           The list changed since you started editing
         </h2>
         <p className="mt-1">{conflict.detail}</p>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffIpRanges, lockedOutAddresses } from '@/api/console/ip-access-list';
 import { editorReducer, startEditor, type EditorState } from './editor-state';
-import { canonicalEntry, checkRows, listOf, splitRanges, unreadableEntries } from './ranges';
+import { canonicalEntry, checkRows, listOf, mergeRanges, splitRanges, unreadableEntries } from './ranges';
 
 describe('checkRows', () => {
   it('refuses malformed entries with the reason, and ignores empty rows', () => {
@@ -121,5 +121,30 @@ describe('editorReducer', () => {
     expect(new Set(s.rows.map((r) => r.id)).size).toBe(s.rows.length);
     s = editorReducer(s, { type: 'reset', list: ['::1'] });
     expect(texts(s)).toEqual(['::1']);
+  });
+});
+
+describe('mergeRanges (Add ranges: the API’s append)', () => {
+  it('adds only what the list does not hold, however written, and keeps the list as it is', () => {
+    const current = ['10.20.0.0/16', 'not-a-range', '2001:db8::/32'];
+    const m = mergeRanges(current, [
+      '10.20.0.5/16',
+      '192.0.2.7/24',
+      '192.0.2.0/24',
+      '2001:DB8::/32',
+      '198.51.100.1',
+      'x',
+    ]);
+    expect(m.added).toEqual(['192.0.2.0/24', '198.51.100.1']);
+    expect(m.merged).toEqual([...current, '192.0.2.0/24', '198.51.100.1']);
+    expect(m.alreadyListed).toEqual([
+      { typed: '10.20.0.5/16', listed: '10.20.0.0/16' },
+      { typed: '2001:DB8::/32', listed: '2001:db8::/32' },
+    ]);
+    expect(m.invalid).toEqual([{ typed: 'x', error: expect.stringContaining('"x"') }]);
+  });
+
+  it('adds nothing when everything typed is listed already', () => {
+    expect(mergeRanges(['10.0.0.0/8'], ['10.0.0.0/8', ' ']).added).toEqual([]);
   });
 });

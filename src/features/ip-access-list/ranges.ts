@@ -125,3 +125,49 @@ export function listOf(texts: readonly string[], checks: readonly RowCheck[]): s
     return c && (c.state === 'ok' || c.state === 'kept') && c.duplicateOf === undefined ? [t.trim()] : [];
   });
 }
+
+/** What adding ranges to a list (the API's append: a merge) does: the list after it, and what each entry did. */
+export interface RangesMerge {
+  /** The list after the merge: the current entries as they are, then each new range once, in canonical form. */
+  merged: string[];
+  /** The ranges that are new to the list (canonical), in the order typed. */
+  added: string[];
+  /** Entries typed that the list already holds (as the same range, however written): not added again. */
+  alreadyListed: Array<{ typed: string; listed: string }>;
+  /** Entries typed that are not addresses or ranges, with why. */
+  invalid: Array<{ typed: string; error: string }>;
+}
+
+/**
+ * Merges typed entries into a list as the API's append does: an entry equal, after normalization, to one
+ * already listed (or typed twice) is not added again. A range that lies inside a listed one is still added
+ * (the API compares entries, not what they admit); the editor's rows point those out.
+ */
+export function mergeRanges(current: readonly string[], typed: readonly string[]): RangesMerge {
+  const listed = new Map<string, string>();
+  for (const entry of current) {
+    const key = normalizeIpRange(entry.trim());
+    if (key !== null && !listed.has(key)) listed.set(key, entry);
+  }
+  const added: string[] = [];
+  const alreadyListed: RangesMerge['alreadyListed'] = [];
+  const invalid: RangesMerge['invalid'] = [];
+  const addedKeys = new Set<string>();
+  for (const raw of typed) {
+    const t = raw.trim();
+    if (t === '') continue;
+    const parsed = parseIpRange(t);
+    if (!parsed.ok) {
+      invalid.push({ typed: t, error: parsed.error });
+      continue;
+    }
+    const key = normalizeIpRange(t)!;
+    const existing = listed.get(key);
+    if (existing !== undefined) alreadyListed.push({ typed: t, listed: existing });
+    else if (!addedKeys.has(key)) {
+      addedKeys.add(key);
+      added.push(canonicalEntry(t)!);
+    }
+  }
+  return { merged: [...current, ...added], added, alreadyListed, invalid };
+}
