@@ -1,7 +1,7 @@
 /**
  * A confirmation before a destructive action, on the AlertDialog primitive: Cancel has the first focus and
  * focus returns to what opened it. With `typeToConfirm`, the action stays disabled until the admin types the
- * given word. The action does not close the dialog by itself: the caller closes it when the work is done
+ * given word (and says so beside it). The action does not close the dialog by itself: the caller closes it when the work is done
  * (`pending` shows it running), so a failure can be shown inside.
  */
 import { useId, useState, type ReactNode } from 'react';
@@ -33,6 +33,7 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const [typed, setTyped] = useState('');
   const typeId = useId();
+  const reasonId = useId();
   const blocked = props.typeToConfirm !== undefined && typed !== props.typeToConfirm;
   return (
     <AlertDialog
@@ -56,6 +57,13 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             <Input id={typeId} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
           </div>
         )}
+        {blocked && (
+          // A disabled action says why in words, not only by being greyed out.
+          <p id={reasonId} className="mt-2 text-xs text-muted">
+            “{props.confirmLabel}” is enabled once <span className="font-mono">{props.typeToConfirm}</span> is typed
+            exactly.
+          </p>
+        )}
         <div className="mt-5 flex justify-end gap-2">
           <AlertDialogCancel asChild>
             <Button>Cancel</Button>
@@ -63,6 +71,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <Button
             variant={props.destructive ? 'danger' : 'primary'}
             disabled={blocked || props.pending}
+            aria-describedby={blocked ? reasonId : undefined}
             onClick={() => props.onConfirm()}
           >
             {props.pending ? 'Working…' : props.confirmLabel}

@@ -119,6 +119,28 @@ describe('ConfirmDialog', () => {
     await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(opener).toHaveFocus();
   });
+
+  it('keeps a type-to-confirm action disabled with the reason in words until the word is typed', async () => {
+    const user = userEvent.setup();
+    render(
+      <ConfirmDialog
+        open
+        onOpenChange={() => {}}
+        title="Clear it?"
+        description="Everything goes."
+        confirmLabel="Clear the list"
+        typeToConfirm="Acme Corp"
+        onConfirm={() => {}}
+      />,
+    );
+    const action = await screen.findByRole('button', { name: 'Clear the list' });
+    expect(action).toBeDisabled();
+    expect(action).toHaveAccessibleDescription('“Clear the list” is enabled once Acme Corp is typed exactly.');
+    await user.click(screen.getByRole('textbox', { name: 'Type Acme Corp to confirm' }));
+    await user.paste('Acme Corp');
+    expect(action).toBeEnabled();
+    expect(screen.queryByText(/is enabled once/)).toBeNull();
+  });
 });
 
 describe('Select', () => {
