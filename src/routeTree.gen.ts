@@ -22,6 +22,7 @@ import { Route as IdpGroupsIndexRouteImport } from './routes/idp-groups/index'
 import { Route as KnowledgeIndexRouteImport } from './routes/knowledge/index'
 import { Route as KnowledgeNewRouteImport } from './routes/knowledge/new'
 import { Route as MembersIndexRouteImport } from './routes/members/index'
+import { Route as MembersUserIdRouteImport } from './routes/members/$userId'
 import { Route as OrgsOrgIdRouteRouteImport } from './routes/orgs/$orgId/route'
 import { Route as PlaybooksIndexRouteImport } from './routes/playbooks/index'
 import { Route as PlaybooksNewRouteImport } from './routes/playbooks/new'
@@ -32,6 +33,7 @@ import { Route as SessionsIndexRouteImport } from './routes/sessions/index'
 import { Route as SessionsSessionIdRouteImport } from './routes/sessions/$sessionId'
 import { Route as SettingsLimitsRouteImport } from './routes/settings/limits'
 import { Route as UsageIndexRouteImport } from './routes/usage/index'
+import { Route as UsagePeopleRouteImport } from './routes/usage/people'
 import { Route as KnowledgeNoteIdIndexRouteImport } from './routes/knowledge/$noteId/index'
 import { Route as KnowledgeNoteIdEditRouteImport } from './routes/knowledge/$noteId/edit'
 import { Route as OrgsOrgIdIndexRouteImport } from './routes/orgs/$orgId/index'
@@ -133,6 +135,11 @@ const MembersIndexRoute = MembersIndexRouteImport.update({
   path: '/members/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const MembersUserIdRoute = MembersUserIdRouteImport.update({
+  id: '/members/$userId',
+  path: '/members/$userId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OrgsOrgIdRouteRoute = OrgsOrgIdRouteRouteImport.update({
   id: '/orgs/$orgId',
   path: '/orgs/$orgId',
@@ -181,6 +188,11 @@ const SettingsLimitsRoute = SettingsLimitsRouteImport.update({
 const UsageIndexRoute = UsageIndexRouteImport.update({
   id: '/usage/',
   path: '/usage/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UsagePeopleRoute = UsagePeopleRouteImport.update({
+  id: '/usage/people',
+  path: '/usage/people',
   getParentRoute: () => rootRouteImport,
 } as any)
 const KnowledgeNoteIdIndexRoute = KnowledgeNoteIdIndexRouteImport.update({
@@ -381,9 +393,11 @@ export interface FileRoutesByFullPath {
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
   '/settings/limits': typeof SettingsLimitsRoute
+  '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/capacity/': typeof CapacityIndexRoute
@@ -440,9 +454,11 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
   '/settings/limits': typeof SettingsLimitsRoute
+  '/usage/people': typeof UsagePeopleRoute
   '/access': typeof AccessIndexRoute
   '/audit-logs': typeof AuditLogsIndexRoute
   '/capacity': typeof CapacityIndexRoute
@@ -501,9 +517,11 @@ export interface FileRoutesById {
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
+  '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
   '/settings/limits': typeof SettingsLimitsRoute
+  '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/capacity/': typeof CapacityIndexRoute
@@ -563,9 +581,11 @@ export interface FileRouteTypes {
     | '/orgs/$orgId'
     | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
     | '/settings/limits'
+    | '/usage/people'
     | '/access/'
     | '/audit-logs/'
     | '/capacity/'
@@ -622,9 +642,11 @@ export interface FileRouteTypes {
     | '/'
     | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
     | '/settings/limits'
+    | '/usage/people'
     | '/access'
     | '/audit-logs'
     | '/capacity'
@@ -682,9 +704,11 @@ export interface FileRouteTypes {
     | '/orgs/$orgId'
     | '/code-scans/$findingId'
     | '/knowledge/new'
+    | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
     | '/settings/limits'
+    | '/usage/people'
     | '/access/'
     | '/audit-logs/'
     | '/capacity/'
@@ -743,9 +767,11 @@ export interface RootRouteChildren {
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
   CodeScansFindingIdRoute: typeof CodeScansFindingIdRoute
   KnowledgeNewRoute: typeof KnowledgeNewRoute
+  MembersUserIdRoute: typeof MembersUserIdRoute
   PlaybooksNewRoute: typeof PlaybooksNewRoute
   SessionsSessionIdRoute: typeof SessionsSessionIdRoute
   SettingsLimitsRoute: typeof SettingsLimitsRoute
+  UsagePeopleRoute: typeof UsagePeopleRoute
   AccessIndexRoute: typeof AccessIndexRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
   CapacityIndexRoute: typeof CapacityIndexRoute
@@ -863,6 +889,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof MembersIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/members/$userId': {
+      id: '/members/$userId'
+      path: '/members/$userId'
+      fullPath: '/members/$userId'
+      preLoaderRoute: typeof MembersUserIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/orgs/$orgId': {
       id: '/orgs/$orgId'
       path: '/orgs/$orgId'
@@ -931,6 +964,13 @@ declare module '@tanstack/react-router' {
       path: '/usage'
       fullPath: '/usage/'
       preLoaderRoute: typeof UsageIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/usage/people': {
+      id: '/usage/people'
+      path: '/usage/people'
+      fullPath: '/usage/people'
+      preLoaderRoute: typeof UsagePeopleRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/knowledge/$noteId/': {
@@ -1258,9 +1298,11 @@ const rootRouteChildren: RootRouteChildren = {
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
   CodeScansFindingIdRoute: CodeScansFindingIdRoute,
   KnowledgeNewRoute: KnowledgeNewRoute,
+  MembersUserIdRoute: MembersUserIdRoute,
   PlaybooksNewRoute: PlaybooksNewRoute,
   SessionsSessionIdRoute: SessionsSessionIdRoute,
   SettingsLimitsRoute: SettingsLimitsRoute,
+  UsagePeopleRoute: UsagePeopleRoute,
   AccessIndexRoute: AccessIndexRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
   CapacityIndexRoute: CapacityIndexRoute,

@@ -175,10 +175,10 @@ export function useSetRole() {
 export function useRemoveMember() {
   const invalidate = useInvalidateMembers();
   return useMutation({
-    mutationFn: (v: { userId: string; orgId?: string }) =>
-      v.orgId === undefined
-        ? apiCall('members.users.delete', { params: { user_id: v.userId } })
-        : setRoleAt('user', v.userId, v.orgId, null),
+    mutationFn: async (v: { userId: string; orgId?: string }): Promise<void> => {
+      if (v.orgId === undefined) await apiCall('members.users.delete', { params: { user_id: v.userId } });
+      else await setRoleAt('user', v.userId, v.orgId, null);
+    },
     onSuccess: invalidate,
   });
 }

@@ -9,7 +9,7 @@
  */
 import { useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { Plus, Trash2, UserCog } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { RegisterIdpGroupsBody, type IdpGroup } from '@/api/operations/idp-groups';
 import { RoleIdBody, type Role } from '@/api/operations/members';
@@ -206,7 +206,8 @@ function useGroupRoleView(orgs: OrgDirectory): GroupRoleView {
   }, [enterprise.data, enterprise.error, perOrg, read, organizations.length]);
 }
 
-export function IdpGroupsScreen() {
+/** `history`: the history of the groups' roles, composed by the route. */
+export function IdpGroupsScreen({ history }: { history?: ReactNode } = {}) {
   const canManage = useHasPermission('ManageAccountMembership');
   const reason = missingPermissionTitle('ManageAccountMembership', canManage);
   const orgs = useOrganizations();
@@ -319,6 +320,7 @@ export function IdpGroupsScreen() {
           </div>
         )}
       </ConfirmDialog>
+      {history && <div className="mt-8">{history}</div>}
     </>
   );
 }

@@ -5,8 +5,9 @@
  * other filters narrow the loaded rows, so the list reads every page while one is set.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Download, Trash2, UserPlus, X } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { IdpUser, User } from '@/api/operations/members';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { FilterBar } from '@/components/filter-bar';
@@ -47,6 +48,8 @@ export interface MembersScreenProps {
   scope: MembersScope;
   search: Search;
   onSearchChange: (next: Search) => void;
+  /** The history of members' roles, composed by the route. */
+  history?: ReactNode;
 }
 
 type Action = { kind: 'role' | 'remove'; user: User } | null;
@@ -54,12 +57,29 @@ type Action = { kind: 'role' | 'remove'; user: User } | null;
 const col = columnHelper<User>();
 const idpCol = columnHelper<IdpUser>();
 
-function MemberCell({ email, name }: { email: string | null; name: string | null }) {
+/** The member, linked to its page (in the screen's organization, when it has one). */
+function MemberCell({
+  userId,
+  orgId,
+  email,
+  name,
+}: {
+  userId: string;
+  orgId: string | undefined;
+  email: string | null;
+  name: string | null;
+}) {
   return (
     <span className="flex min-w-0 flex-col">
-      <span className="truncate font-medium" title={email ?? undefined}>
-        {email ?? '—'}
-      </span>
+      <Link
+        to="/members/$userId"
+        params={{ userId }}
+        search={orgId ? { org: orgId } : {}}
+        className="truncate font-medium text-accent underline-offset-2 hover:underline"
+        title={email ?? undefined}
+      >
+        {email ?? name ?? 'Member without an address'}
+      </Link>
       <span className="truncate text-xs text-muted">{name ?? 'Not signed in yet'}</span>
     </span>
   );
@@ -80,7 +100,7 @@ function memberColumns(opts: {
       enableSorting: true,
       enableHiding: false,
       meta: { width: 'minmax(13rem,1.5fr)' },
-      cell: ({ row: { original: u } }) => <MemberCell email={u.email} name={u.name} />,
+      cell: ({ row: { original: u } }) => <MemberCell userId={u.user_id} orgId={orgId} email={u.email} name={u.name} />,
     }),
     ...(orgId === undefined
       ? [
@@ -184,7 +204,7 @@ function memberColumns(opts: {
   ]);
 }
 
-function idpColumns(orgName: (orgId: string) => string) {
+function idpColumns(orgName: (orgId: string) => string, orgId: string | undefined) {
   return idpCol.columns([
     idpCol.accessor((u) => u.email ?? u.name ?? u.user_id, {
       id: 'member',
@@ -192,7 +212,7 @@ function idpColumns(orgName: (orgId: string) => string) {
       enableSorting: true,
       enableHiding: false,
       meta: { width: 'minmax(14rem,1.4fr)' },
-      cell: ({ row: { original: u } }) => <MemberCell email={u.email} name={u.name} />,
+      cell: ({ row: { original: u } }) => <MemberCell userId={u.user_id} orgId={orgId} email={u.email} name={u.name} />,
     }),
     idpCol.display({
       id: 'idp_roles',
@@ -205,7 +225,7 @@ function idpColumns(orgName: (orgId: string) => string) {
   ]);
 }
 
-export function MembersScreen({ scope, search, onSearchChange }: MembersScreenProps) {
+export function MembersScreen({ scope, search, onSearchChange, history }: MembersScreenProps) {
   const orgId = scope.kind === 'org' ? scope.orgId : undefined;
   const via = orgId ? (search.via ?? 'direct') : 'direct';
   const orgs = useOrganizations();
@@ -239,7 +259,7 @@ export function MembersScreen({ scope, search, onSearchChange }: MembersScreenPr
     () => memberColumns({ orgId, orgName: orgs.name, canManage, act: setAction }),
     [orgId, orgs.name, canManage],
   );
-  const idpCols = useMemo(() => idpColumns(orgs.name), [orgs.name]);
+  const idpCols = useMemo(() => idpColumns(orgs.name, orgId), [orgs.name, orgId]);
 
   const set = (patch: Partial<Search>) => onSearchChange({ ...search, ...patch });
   const [q, setQ] = useDebouncedInput(search.q ?? '', (v) => set({ q: v.trim() || undefined }));
@@ -425,6 +445,7 @@ export function MembersScreen({ scope, search, onSearchChange }: MembersScreenPr
       {orgId && (
         <AddToOrgDialog open={adding} orgId={orgId} orgName={orgName ?? orgId} onClose={() => setAdding(false)} />
       )}
+      {history && <div className="mt-8">{history}</div>}
     </>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Check } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { Role } from '@/api/operations/members';
 import { PERMISSIONS, SERVICE_USER_MANAGEMENT_PERMISSIONS } from '@/api/permissions';
 import { Badge } from '@/components/badge';
@@ -66,7 +66,7 @@ const columns = col.columns([
       permissionsPublished(r) ? (
         <span className="flex flex-wrap gap-1 py-1">
           <span className="mr-1 text-xs text-muted tabular-nums">{r.permissions.length}</span>
-          {r.permissions.map((p) => (
+          {[...r.permissions].sort().map((p) => (
             <Badge key={p} className="font-mono font-normal">
               {p}
             </Badge>
@@ -80,12 +80,11 @@ const columns = col.columns([
   }),
 ]);
 
-/** Permission names in the contract's order, then any others the roles carry. */
+/** Every permission of the contract and any others the roles carry, sorted by name. */
 function permissionRows(roles: readonly Role[]): string[] {
-  const known = new Set<string>(PERMISSIONS);
-  const extra = new Set<string>();
-  for (const r of roles) for (const p of r.permissions ?? []) if (!known.has(p)) extra.add(p);
-  return [...PERMISSIONS, ...[...extra].sort()];
+  const all = new Set<string>(PERMISSIONS);
+  for (const r of roles) for (const p of r.permissions ?? []) all.add(p);
+  return [...all].sort();
 }
 
 const NEVER_GRANTED = new Set<string>(SERVICE_USER_MANAGEMENT_PERMISSIONS);
@@ -114,7 +113,9 @@ function Matrix({ list, unpublished }: { list: readonly Role[]; unpublished: rea
   const enterprise = list.filter((r) => r.role_type === 'enterprise').length;
   const org = list.length - enterprise;
   return (
-    <div className="flex flex-col gap-2">
+    // Its inline size is the page's, never its table's: the table scrolls inside it, its first column sticky,
+    // and the page never scrolls sideways.
+    <div className="flex min-w-0 flex-col gap-2 [contain:inline-size]">
       <div
         role="region"
         aria-label="Roles and permissions matrix"
@@ -222,8 +223,19 @@ function Matrix({ list, unpublished }: { list: readonly Role[]; unpublished: rea
   );
 }
 
-export function RolesScreen({ view, onViewChange }: { view: RolesView; onViewChange: (v: RolesView) => void }) {
+export function RolesScreen({
+  view,
+  onViewChange,
+  history,
+}: {
+  view: RolesView;
+  onViewChange: (v: RolesView) => void;
+  /** The history of role changes, composed by the route: shown in its own tab. */
+  history?: ReactNode;
+}) {
   const roles = useQuery(rolesQueryOptions());
+  // The History tab is the page's own state: the route's view stays list or matrix.
+  const [historyOpen, setHistoryOpen] = useState(false);
   // While the roles load, or when they cannot be read, each tab says so.
   const state = roles.error ? (
     <ProblemView error={roles.error} onRetry={() => void roles.refetch()} />
@@ -236,10 +248,17 @@ export function RolesScreen({ view, onViewChange }: { view: RolesView; onViewCha
         title="Roles"
         description="What each role lets its holders do. Enterprise roles hold across the enterprise; organization roles in the organization they are given in."
       />
-      <Tabs value={view} onValueChange={(v) => onViewChange(v === 'matrix' ? 'matrix' : 'list')}>
+      <Tabs
+        value={historyOpen ? 'history' : view}
+        onValueChange={(v) => {
+          setHistoryOpen(v === 'history');
+          if (v !== 'history') onViewChange(v === 'matrix' ? 'matrix' : 'list');
+        }}
+      >
         <TabsList aria-label="Roles view">
           <TabsTrigger value="list">Roles</TabsTrigger>
           <TabsTrigger value="matrix">Matrix</TabsTrigger>
+          {history && <TabsTrigger value="history">History</TabsTrigger>}
         </TabsList>
         <TabsContent value="list">
           {state ?? (
@@ -257,6 +276,7 @@ export function RolesScreen({ view, onViewChange }: { view: RolesView; onViewCha
           )}
         </TabsContent>
         <TabsContent value="matrix">{state ?? <RolesMatrix roles={roles.data ?? []} />}</TabsContent>
+        {history && <TabsContent value="history">{history}</TabsContent>}
       </Tabs>
     </>
   );

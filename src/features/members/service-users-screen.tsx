@@ -6,7 +6,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { AlertTriangle, Trash2, UserCog } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ServiceUser } from '@/api/operations/service-users';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
@@ -177,10 +177,13 @@ export function ServiceUsersScreen({
   scope,
   includeInactive,
   onIncludeInactiveChange,
+  history,
 }: {
   scope: MembersScope;
   includeInactive: boolean;
   onIncludeInactiveChange: (v: boolean) => void;
+  /** The history of service users' roles, composed by the route. */
+  history?: ReactNode;
 }) {
   const orgId = scope.kind === 'org' ? scope.orgId : null;
   const permission = orgId ? 'ManageOrgServiceUsers' : 'ManageAccountServiceUsers';
@@ -284,6 +287,7 @@ export function ServiceUsersScreen({
           </div>
         )}
       </ConfirmDialog>
+      {history && <div className="mt-8">{history}</div>}
     </>
   );
 }
