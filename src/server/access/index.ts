@@ -372,12 +372,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
           return false;
         }
         const { name, method } = session.row;
-        noteActor(
-          req,
-          name ? 'person' : method === 'link' ? 'one_time_link' : 'access_token',
-          name,
-          principal,
-        );
+        noteActor(req, name ? 'person' : method === 'link' ? 'one_time_link' : 'access_token', name, principal);
         return `s:${session.idHash}`;
       }
 

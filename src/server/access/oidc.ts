@@ -91,7 +91,7 @@ export function createOidcSignIn(deps: {
         person = await client.finish(query, { state, nonce: login.nonce, verifier: login.verifier });
       } catch (err) {
         const why = refusalReason(err);
-        deps.log(`[console] single sign-on refused: ${why}`);
+        deps.log(`[console] single sign-on refused: ${why} (${err instanceof Error ? err.message : 'unknown error'})`);
         return refuse(res, 401, why);
       }
       const roles = rolesFor(deps.policy(), { via: 'oidc', email: person.email, groups: person.groups });

@@ -3,7 +3,13 @@
  * person and roles), and `GET /console/session`'s answer (who, their roles, and what those allow where).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hashSecret, newSecret, type SessionRow, type SessionStore, type SignInMethod } from '../console/sessions-store';
+import {
+  hashSecret,
+  newSecret,
+  type SessionRow,
+  type SessionStore,
+  type SignInMethod,
+} from '../console/sessions-store';
 import type { Principal } from '../console/actor';
 import { scopeOf, type Policy, type RoleGrant } from '../policy/policy';
 import { readCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_ID } from './cookies';

@@ -108,10 +108,16 @@ export function createLinkTokenSignIn(deps: {
       );
       return;
     }
-    sendPage(res, 422, 'Check your name: nothing was signed in.', {}, {
-      name: rawName.slice(0, SIGN_IN_NAME_MAX * 4),
-      nameError: message,
-    });
+    sendPage(
+      res,
+      422,
+      'Check your name: nothing was signed in.',
+      {},
+      {
+        name: rawName.slice(0, SIGN_IN_NAME_MAX * 4),
+        nameError: message,
+      },
+    );
   };
 
   const readForm = (req: IncomingMessage, res: ServerResponse) =>

@@ -44,6 +44,9 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const text = (v: unknown, max = MAX_TEXT): string | null =>
   typeof v === 'string' && v.trim() ? v.replace(UNPRINTABLE, '').trim().slice(0, max) || null : null;
 
+const pick = (o: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+
 const isLoopback = (u: URL) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i.test(u.hostname);
 
 export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } = {}): OidcClient {
@@ -98,8 +101,15 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         expectedNonce: login.nonce,
         idTokenExpected: true,
       });
-      const claims = tokens.claims();
-      if (!claims) throw new Error('the provider answered without an ID token');
+      const idClaims = tokens.claims();
+      if (!idClaims) throw new Error('the provider answered without an ID token');
+      let claims: Record<string, unknown> = idClaims;
+      // Providers that keep profile claims out of the ID token (OIDC's default) answer them at userinfo,
+      // for the same subject (checked by the library).
+      if ((claims[cfg.groupsClaim] === undefined || claims.email === undefined) && tokens.access_token) {
+        const info = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub).catch(() => undefined);
+        if (info) claims = { ...info, ...idClaims, ...pick(info, [cfg.groupsClaim, 'email', 'name']) };
+      }
       const rawGroups = claims[cfg.groupsClaim];
       const groups = (Array.isArray(rawGroups) ? rawGroups : typeof rawGroups === 'string' ? [rawGroups] : [])
         .map((g) => text(g, 200))
@@ -111,7 +121,7 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         name: text(claims.name, 80) ?? text(claims.preferred_username, 80) ?? email?.slice(0, 80) ?? null,
         email,
         groups,
-        authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
+        authTime: typeof idClaims.auth_time === 'number' ? idClaims.auth_time : null,
       };
     },
     endSessionUrl() {
@@ -123,12 +133,19 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
 
 /** What a refused callback says, from the library's error: which check failed, in words. */
 export function refusalReason(err: unknown): string {
-  const msg = err instanceof Error ? `${err.message} ${String((err as { code?: string }).code ?? '')}` : '';
-  const cause = err instanceof Error && err.cause && typeof err.cause === 'object' ? JSON.stringify(err.cause) : '';
-  const all = `${msg} ${cause}`;
+  // The library wraps the failed check: its message, code and the claim it compared are along the cause chain.
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    const o = e as { message?: unknown; code?: unknown; claim?: unknown; error?: unknown; cause?: unknown };
+    parts.push(String(o.message ?? ''), String(o.code ?? ''), String(o.error ?? ''));
+    if (typeof o.claim === 'string') parts.push(`"${o.claim}"`);
+    e = o.cause;
+  }
+  const all = parts.join(' ');
   if (/nonce/i.test(all)) return 'the provider’s answer does not belong to this sign-in (its nonce does not match)';
   if (/"iss"|issuer/i.test(all)) return 'the answer came from another issuer than the configured provider';
-  if (/"aud"|audience|azp/i.test(all)) return 'the ID token was issued for another application (audience)';
+  if (/"aud"|audience|"azp"/i.test(all)) return 'the ID token was issued for another application (audience)';
   if (/"exp"|expired|timestamp/i.test(all)) return 'the ID token has expired';
   if (/invalid_grant|grant/i.test(all)) return 'the sign-in code was already used or is not valid';
   if (/state/i.test(all)) return 'the answer does not belong to this sign-in (its state does not match)';
