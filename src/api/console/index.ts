@@ -8,6 +8,7 @@ import { consoleGitPermissionOperations } from './git-permissions';
 import { consoleIpAccessListOperations } from './ip-access-list';
 import { consoleSettingsHistoryOperations } from './settings-history';
 import { consoleSystemOperations } from './system';
+import { consoleAlertOperations } from './alerts';
 import { consoleActivityOperations } from './activity';
 
 export const consoleOperations = {
@@ -16,6 +17,7 @@ export const consoleOperations = {
   ...consoleIpAccessListOperations,
   ...consoleDoctorOperations,
   ...consoleSettingsHistoryOperations,
+  ...consoleAlertOperations,
   ...consoleActivityOperations,
 } as const;
 

@@ -9,6 +9,7 @@ import { doctorHandlers } from './doctor';
 import { gitPermissionHandlers } from './git-permissions';
 import { egressUnknownOf, enterpriseNameOf, ipAccessListHandlers, protectedAddressesOf } from './ip-access-list';
 import { mountConsoleOperations } from './mount';
+import { alertHandlers } from './alerts';
 import { settingsHistoryHandlers } from './settings-history';
 import type { Redactor } from '../redact';
 import { HttpProblem, problemResponse } from '../../node/problem-writer';
@@ -83,6 +84,13 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       redactor: deps.redactor,
     }),
     ...activityHandlers(deps.store.activity),
+    ...alertHandlers({
+      config: deps.config,
+      store: deps.store.alerts,
+      settings: deps.store.settings,
+      upstream: deps.upstream,
+      redactor: deps.redactor,
+    }),
   });
 
   app.onError((err, c) => consoleErrorResponse(c, err, deps.redactor, 'handling this request'));

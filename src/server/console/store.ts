@@ -9,6 +9,7 @@ import { sessionPgMigrations } from './sessions-store-postgres';
 import { settingsMigrations, settingsPgMigrations } from './storage/settings';
 import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
 import { leaseMigrations } from './storage/locks';
+import { alertMigrations, alertPgMigrations } from './alerts/store';
 import { settingsHistoryMigrations } from './settings-history/store';
 import { settingsHistoryPgMigrations } from './settings-history/store-postgres';
 import { activityMigrations } from './activity/store';
@@ -22,6 +23,7 @@ export const consoleMigrations: Migration[] = [
   ...settingsMigrations,
   ...activityMigrations,
   ...settingsHistoryMigrations,
+  ...alertMigrations,
 ];
 
 /**
@@ -36,6 +38,7 @@ export const consolePgMigrations: Migration[] = [
   ...leaseMigrations,
   ...activityPgMigrations,
   ...settingsHistoryPgMigrations,
+  ...alertPgMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

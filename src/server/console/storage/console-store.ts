@@ -25,6 +25,7 @@ import { createSqliteIpAccessListStore, type IpAccessListRevisionStore } from '.
 import { createPgIpAccessListStore } from '../ip-access-list/store-postgres';
 import { join } from 'node:path';
 import type { Redactor } from '../../redact';
+import { createPgAlertStore, createSqliteAlertStore, type AlertStore } from '../alerts/store';
 import { createSqliteSettingsHistoryStore, type SettingsHistoryStore } from '../settings-history/store';
 import { createPgSettingsHistoryStore } from '../settings-history/store-postgres';
 import { createSqliteActivityStore, type ActivityRetention, type ActivityStore } from '../activity/store';
@@ -39,6 +40,8 @@ export interface ConsoleStore {
   /** The history of IP access list changes (enterprise-wide; its `serialize` takes the shared lock too). */
   ipAccessList: IpAccessListRevisionStore;
   settings: SettingsStore;
+  /** Alert rules, their conditions, notifications, webhooks and deliveries. */
+  alerts: AlertStore;
   /** Console activity: every write made through the console, and who made it. */
   activity: ActivityStore;
   /** The history of organizations, limits, group limits, tags and roles changed through the console. */
@@ -82,6 +85,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
     gitPermissions: createRevisionStore(db, opts.retention, opts.clock),
     ipAccessList: createSqliteIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createSettingsStore(db),
+    alerts: createSqliteAlertStore(db),
     activity: createSqliteActivityStore(db, opts.activityRetention),
     settingsHistory: createSqliteSettingsHistoryStore(db, locks, undefined, opts.clock),
     locks,
@@ -122,6 +126,7 @@ export async function openPostgresConsoleStore(
     gitPermissions: createPgRevisionStore(db, opts.retention, opts.clock),
     ipAccessList: createPgIpAccessListStore(db, locks, opts.retention, opts.clock),
     settings: createPgSettingsStore(db),
+    alerts: createPgAlertStore(db),
     activity: createPgActivityStore(db, opts.activityRetention),
     settingsHistory: createPgSettingsHistoryStore(db, locks, undefined, opts.clock),
     locks,
