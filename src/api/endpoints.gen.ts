@@ -192,4 +192,5 @@ export const ENDPOINTS = {
   'console.alerts.webhooks.create': ['POST', '/console/alerts/webhooks'],
   'console.alerts.webhooks.delete': ['DELETE', '/console/alerts/webhooks/{destination_id}'],
   'console.alerts.deliveries.list': ['GET', '/console/alerts/deliveries'],
+  'console.activity.list': ['GET', '/console/activity'],
 } as const;
