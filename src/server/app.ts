@@ -211,7 +211,9 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
   });
   const clock = opts.now ?? Date.now;
   const activityFailed = (err: unknown) =>
-    console.error(`[console] recording console activity failed: ${err instanceof Error ? err.message : 'unknown error'}`);
+    console.error(
+      `[console] recording console activity failed: ${err instanceof Error ? err.message : 'unknown error'}`,
+    );
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';

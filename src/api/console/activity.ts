@@ -73,7 +73,8 @@ export const consoleActivityOperations = defineConsoleOperations({
     id: 'console.activity.list',
     method: 'GET',
     path: '/console/activity',
-    summary: 'Writes made through the console and who made them, newest first (filters: person, operation, organization, time range, outcome)',
+    summary:
+      'Writes made through the console and who made them, newest first (filters: person, operation, organization, time range, outcome)',
     query: ActivityQuery,
     response: ActivityPage,
   },

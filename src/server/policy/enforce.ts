@@ -21,8 +21,7 @@ export type Decision =
       detail: string;
     };
 
-const rolesText = (roles: readonly RoleGrant[]) =>
-  roles.length ? roles.map((r) => r.role).join(', ') : 'no role';
+const rolesText = (roles: readonly RoleGrant[]) => (roles.length ? roles.map((r) => r.role).join(', ') : 'no role');
 
 /** What the policy says of `method pathname` (the path without its query) for `who`. */
 export function decide(policy: Policy, who: Principal, method: string, pathname: string): Decision {

@@ -119,7 +119,10 @@ export function recordWhenAnswered(
     const plain = !res.getHeader('content-encoding') && size < MAX_ANSWER_BYTES;
     const ids = status < 400 && plain && /json/i.test(type) ? idsOfAnswer(Buffer.concat(chunks).toString('utf8')) : {};
     store
-      .record({ ...entryOf(ctx, method, now(), status, ids), outcome: res.writableFinished ? outcomeOf(status) : 'failed' })
+      .record({
+        ...entryOf(ctx, method, now(), status, ids),
+        outcome: res.writableFinished ? outcomeOf(status) : 'failed',
+      })
       .catch(onError);
   };
   res.once('finish', finish);

@@ -114,7 +114,9 @@ export function activityWhere(f: ActivityFilter): { sql: string; args: Array<str
   const conds: string[] = [];
   const args: Array<string | number> = [];
   if (f.person) {
-    conds.push("(lower(coalesce(name, '')) LIKE ? OR lower(coalesce(email, '')) LIKE ? OR lower(coalesce(subject, '')) LIKE ?)");
+    conds.push(
+      "(lower(coalesce(name, '')) LIKE ? OR lower(coalesce(email, '')) LIKE ? OR lower(coalesce(subject, '')) LIKE ?)",
+    );
     const like = `%${f.person.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
     args.push(like, like, like);
   }
