@@ -11,6 +11,10 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AccessIndexRouteImport } from './routes/access/index'
+import { Route as ActivityIndexRouteImport } from './routes/activity/index'
+import { Route as AlertsIndexRouteImport } from './routes/alerts/index'
+import { Route as AlertsRulesRouteImport } from './routes/alerts/rules'
+import { Route as AlertsWebhooksRouteImport } from './routes/alerts/webhooks'
 import { Route as AuditLogsIndexRouteImport } from './routes/audit-logs/index'
 import { Route as CapacityIndexRouteImport } from './routes/capacity/index'
 import { Route as CodeScansIndexRouteImport } from './routes/code-scans/index'
@@ -78,6 +82,26 @@ const IndexRoute = IndexRouteImport.update({
 const AccessIndexRoute = AccessIndexRouteImport.update({
   id: '/access/',
   path: '/access/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ActivityIndexRoute = ActivityIndexRouteImport.update({
+  id: '/activity/',
+  path: '/activity/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AlertsIndexRoute = AlertsIndexRouteImport.update({
+  id: '/alerts/',
+  path: '/alerts/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AlertsRulesRoute = AlertsRulesRouteImport.update({
+  id: '/alerts/rules',
+  path: '/alerts/rules',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AlertsWebhooksRoute = AlertsWebhooksRouteImport.update({
+  id: '/alerts/webhooks',
+  path: '/alerts/webhooks',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuditLogsIndexRoute = AuditLogsIndexRouteImport.update({
@@ -391,6 +415,8 @@ const OrgsOrgIdSchedulesScheduleIdEditRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/alerts/rules': typeof AlertsRulesRoute
+  '/alerts/webhooks': typeof AlertsWebhooksRoute
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
   '/members/$userId': typeof MembersUserIdRoute
@@ -399,6 +425,8 @@ export interface FileRoutesByFullPath {
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
+  '/activity/': typeof ActivityIndexRoute
+  '/alerts/': typeof AlertsIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/capacity/': typeof CapacityIndexRoute
   '/code-scans/': typeof CodeScansIndexRoute
@@ -452,6 +480,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/alerts/rules': typeof AlertsRulesRoute
+  '/alerts/webhooks': typeof AlertsWebhooksRoute
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
   '/members/$userId': typeof MembersUserIdRoute
@@ -460,6 +490,8 @@ export interface FileRoutesByTo {
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access': typeof AccessIndexRoute
+  '/activity': typeof ActivityIndexRoute
+  '/alerts': typeof AlertsIndexRoute
   '/audit-logs': typeof AuditLogsIndexRoute
   '/capacity': typeof CapacityIndexRoute
   '/code-scans': typeof CodeScansIndexRoute
@@ -515,6 +547,8 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/orgs/$orgId': typeof OrgsOrgIdRouteRouteWithChildren
+  '/alerts/rules': typeof AlertsRulesRoute
+  '/alerts/webhooks': typeof AlertsWebhooksRoute
   '/code-scans/$findingId': typeof CodeScansFindingIdRoute
   '/knowledge/new': typeof KnowledgeNewRoute
   '/members/$userId': typeof MembersUserIdRoute
@@ -523,6 +557,8 @@ export interface FileRoutesById {
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
+  '/activity/': typeof ActivityIndexRoute
+  '/alerts/': typeof AlertsIndexRoute
   '/audit-logs/': typeof AuditLogsIndexRoute
   '/capacity/': typeof CapacityIndexRoute
   '/code-scans/': typeof CodeScansIndexRoute
@@ -579,6 +615,8 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/orgs/$orgId'
+    | '/alerts/rules'
+    | '/alerts/webhooks'
     | '/code-scans/$findingId'
     | '/knowledge/new'
     | '/members/$userId'
@@ -587,6 +625,8 @@ export interface FileRouteTypes {
     | '/settings/limits'
     | '/usage/people'
     | '/access/'
+    | '/activity/'
+    | '/alerts/'
     | '/audit-logs/'
     | '/capacity/'
     | '/code-scans/'
@@ -640,6 +680,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/alerts/rules'
+    | '/alerts/webhooks'
     | '/code-scans/$findingId'
     | '/knowledge/new'
     | '/members/$userId'
@@ -648,6 +690,8 @@ export interface FileRouteTypes {
     | '/settings/limits'
     | '/usage/people'
     | '/access'
+    | '/activity'
+    | '/alerts'
     | '/audit-logs'
     | '/capacity'
     | '/code-scans'
@@ -702,6 +746,8 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/orgs/$orgId'
+    | '/alerts/rules'
+    | '/alerts/webhooks'
     | '/code-scans/$findingId'
     | '/knowledge/new'
     | '/members/$userId'
@@ -710,6 +756,8 @@ export interface FileRouteTypes {
     | '/settings/limits'
     | '/usage/people'
     | '/access/'
+    | '/activity/'
+    | '/alerts/'
     | '/audit-logs/'
     | '/capacity/'
     | '/code-scans/'
@@ -765,6 +813,8 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   OrgsOrgIdRouteRoute: typeof OrgsOrgIdRouteRouteWithChildren
+  AlertsRulesRoute: typeof AlertsRulesRoute
+  AlertsWebhooksRoute: typeof AlertsWebhooksRoute
   CodeScansFindingIdRoute: typeof CodeScansFindingIdRoute
   KnowledgeNewRoute: typeof KnowledgeNewRoute
   MembersUserIdRoute: typeof MembersUserIdRoute
@@ -773,6 +823,8 @@ export interface RootRouteChildren {
   SettingsLimitsRoute: typeof SettingsLimitsRoute
   UsagePeopleRoute: typeof UsagePeopleRoute
   AccessIndexRoute: typeof AccessIndexRoute
+  ActivityIndexRoute: typeof ActivityIndexRoute
+  AlertsIndexRoute: typeof AlertsIndexRoute
   AuditLogsIndexRoute: typeof AuditLogsIndexRoute
   CapacityIndexRoute: typeof CapacityIndexRoute
   CodeScansIndexRoute: typeof CodeScansIndexRoute
@@ -810,6 +862,34 @@ declare module '@tanstack/react-router' {
       path: '/access'
       fullPath: '/access/'
       preLoaderRoute: typeof AccessIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/activity/': {
+      id: '/activity/'
+      path: '/activity'
+      fullPath: '/activity/'
+      preLoaderRoute: typeof ActivityIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/alerts/': {
+      id: '/alerts/'
+      path: '/alerts'
+      fullPath: '/alerts/'
+      preLoaderRoute: typeof AlertsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/alerts/rules': {
+      id: '/alerts/rules'
+      path: '/alerts/rules'
+      fullPath: '/alerts/rules'
+      preLoaderRoute: typeof AlertsRulesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/alerts/webhooks': {
+      id: '/alerts/webhooks'
+      path: '/alerts/webhooks'
+      fullPath: '/alerts/webhooks'
+      preLoaderRoute: typeof AlertsWebhooksRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/audit-logs/': {
@@ -1296,6 +1376,8 @@ const OrgsOrgIdRouteRouteWithChildren = OrgsOrgIdRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   OrgsOrgIdRouteRoute: OrgsOrgIdRouteRouteWithChildren,
+  AlertsRulesRoute: AlertsRulesRoute,
+  AlertsWebhooksRoute: AlertsWebhooksRoute,
   CodeScansFindingIdRoute: CodeScansFindingIdRoute,
   KnowledgeNewRoute: KnowledgeNewRoute,
   MembersUserIdRoute: MembersUserIdRoute,
@@ -1304,6 +1386,8 @@ const rootRouteChildren: RootRouteChildren = {
   SettingsLimitsRoute: SettingsLimitsRoute,
   UsagePeopleRoute: UsagePeopleRoute,
   AccessIndexRoute: AccessIndexRoute,
+  ActivityIndexRoute: ActivityIndexRoute,
+  AlertsIndexRoute: AlertsIndexRoute,
   AuditLogsIndexRoute: AuditLogsIndexRoute,
   CapacityIndexRoute: CapacityIndexRoute,
   CodeScansIndexRoute: CodeScansIndexRoute,

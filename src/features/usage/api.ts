@@ -9,6 +9,8 @@ import type { ConsumptionResponse } from '@/api/operations/consumption';
 import type { AcuLimit } from '@/api/operations/acu-limits';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
+import { errorMessage, isApiError } from '@/lib/api-error';
+import { personRow, sortRows, type CycleWindows, type PersonRow, type Principal } from './people-data';
 
 /** Where the figures come from: the whole enterprise, or one organization. */
 export type UsageScope = { kind: 'enterprise' } | { kind: 'org'; orgId: string };
@@ -29,6 +31,14 @@ export const usageKeys = {
     [...usageKeys.all, 'active-users-count', scopeKey(scope), ...rangeKey(range)] as const,
   activity: (scope: UsageScope, range: TimeRange) =>
     [...usageKeys.all, 'activity', scopeKey(scope), ...rangeKey(range)] as const,
+  people: (w: CycleWindows) =>
+    [
+      ...usageKeys.all,
+      'people',
+      ...rangeKey(w.current),
+      ...rangeKey(w.previous),
+      ...rangeKey(w.previousSameDays),
+    ] as const,
   orgMetrics: (orgId: string, range: TimeRange) =>
     [...usageKeys.all, 'org-metrics', orgId, ...rangeKey(range)] as const,
 };
@@ -185,5 +195,66 @@ export const orgUsageMetricsQueryOptions = (orgId: string, range: TimeRange) =>
   queryOptions({
     queryKey: usageKeys.orgMetrics(orgId, range),
     queryFn: ({ signal }) => apiCall('metrics.usage.get', { params: { org_id: orgId }, query: range, signal }),
+    staleTime: STALE,
+  });
+
+/** Every member and every service user (also expired ones: they may have consumed in these cycles). */
+async function readPrincipals(signal: AbortSignal): Promise<Principal[]> {
+  const [users, serviceUsers] = await Promise.all([
+    readAllPages((after, s) => apiCall('members.users.list', { query: { first: 200, after }, signal: s ?? signal }), {
+      maxPages: MAX_PAGES,
+      signal,
+      what: 'The members list',
+    }),
+    readAllPages(
+      (after, s) =>
+        apiCall('serviceUsers.list', { query: { first: 200, after, include_inactive: 'true' }, signal: s ?? signal }),
+      { maxPages: MAX_PAGES, signal, what: 'The service users list' },
+    ),
+  ]);
+  return [
+    ...users.map((u) => ({
+      kind: 'member' as const,
+      id: u.user_id,
+      name: u.name?.trim() || u.email || 'Invited member (no name yet)',
+      secondary: u.name?.trim() ? (u.email ?? null) : null,
+    })),
+    ...serviceUsers.map((su) => ({
+      kind: 'service_user' as const,
+      id: su.service_user_id,
+      name: su.name,
+      secondary: su.service_user_id,
+    })),
+  ];
+}
+
+/**
+ * Each member's and service user's ACUs in this cycle and the previous one: one daily-consumption call per
+ * principal over both cycles, eight at a time. A call that fails leaves that row without figures (and says why);
+ * a missing permission fails the whole read, as it would fail every row alike.
+ */
+export const peopleConsumptionQueryOptions = (w: CycleWindows) =>
+  queryOptions({
+    queryKey: usageKeys.people(w),
+    queryFn: async ({ signal }): Promise<PersonRow[]> => {
+      const people = await readPrincipals(signal);
+      const rows = await pool(people, 8, async (p) => {
+        try {
+          const resp =
+            p.kind === 'member'
+              ? await apiCall('consumption.daily.user.get', { params: { user_id: p.id }, query: w.query, signal })
+              : await apiCall('consumption.daily.serviceUser.get', {
+                  params: { service_user_id: p.id },
+                  query: w.query,
+                  signal,
+                });
+          return personRow(p, w, { resp });
+        } catch (err) {
+          if (signal.aborted || (isApiError(err) && (err.status === 403 || err.status === 401))) throw err;
+          return personRow(p, w, { error: errorMessage(err) });
+        }
+      });
+      return sortRows(rows);
+    },
     staleTime: STALE,
   });

@@ -445,7 +445,19 @@ export function UsageDashboard({
             ? 'Where compute units go, whether the cycle’s budget lasts, who uses the platform.'
             : `Compute units, activity and the cycle's budget of ${orgName ?? 'this organization'}.`
         }
-        actions={<RangePicker value={preset} onChange={onPresetChange} range={range} />}
+        actions={
+          <>
+            {scope.kind === 'enterprise' && (
+              <Link
+                to="/usage/people"
+                className="inline-flex h-9 items-center self-end rounded-md border border-line px-3 text-sm hover:bg-surface-2"
+              >
+                Per person and service user
+              </Link>
+            )}
+            <RangePicker value={preset} onChange={onPresetChange} range={range} />
+          </>
+        }
       />
       <p className="mb-4 text-xs text-muted">
         {BILLING_DAY_NOTE} Dates on this page are billing days, whatever your time zone.
