@@ -1,7 +1,8 @@
 /**
- * How this browser is signed in to the console (`GET /console/session`): the method, until when, and the name
- * of the person given at sign-in (shown in the shell's header beside Sign out). Answered by the console's access
- * control itself, not by its operation table, hence a plain fetch.
+ * How this browser is signed in to the console (`GET /console/session`): the method, until when, the person
+ * (name, email, groups from single sign-on, or the name given at sign-in) and their console roles with what
+ * those allow where (read by `principal.ts`). Answered by the console's access control itself, not by its
+ * operation table, hence a plain fetch.
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { ConsoleSession } from '@/api/console/session';
@@ -18,7 +19,8 @@ export const consoleSessionQueryOptions = () =>
       if (!res.ok) throw new Error(`/console/session answered ${res.status}`);
       return (await res.json()) as ConsoleSession;
     },
-    // The name does not change during a session; a new sign-in reloads the page.
+    // The person and their roles do not change during a session (roles are taken at sign-in); a new sign-in
+    // reloads the page.
     staleTime: Infinity,
     retry: false,
   });

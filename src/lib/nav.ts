@@ -51,6 +51,14 @@ export const ENTERPRISE_NAV = [
     ...linkOptions({ to: '/audit-logs' }),
   },
   {
+    // The console's own record of who changed what through it (its read needs what the audit log's does).
+    label: 'Console activity',
+    permission: 'ViewAccountAuditLogs' as Permission,
+    operation: 'auditLogs.list',
+    exact: false,
+    ...linkOptions({ to: '/activity' }),
+  },
+  {
     label: 'Guardrail violations',
     permission: 'ManageEnterpriseSettings' as Permission,
     operation: 'guardrails.violations.list',
@@ -133,6 +141,14 @@ export const ENTERPRISE_NAV = [
     operation: 'acuLimits.list',
     exact: false,
     ...linkOptions({ to: '/settings/limits' }),
+  },
+  {
+    // Alerts are the console's own: any credential the API accepts can be watched with.
+    label: 'Alerts',
+    permission: ANY_CREDENTIAL as RequiredPermission,
+    operation: 'self.get',
+    exact: false,
+    ...linkOptions({ to: '/alerts' }),
   },
   {
     // The doctor needs no permission of its own: any credential the API accepts (`GET /v3/self`) can be checked.

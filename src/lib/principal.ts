@@ -1,10 +1,16 @@
 /**
- * Whether the console's credential holds a permission, when the API says (`GET /v3/self` answers the role's
- * permissions in the sandbox). Unknown → undefined: the action stays available and the API decides.
+ * What this console user may do, as two checks together: whether the console's credential holds a permission,
+ * when the API says (`GET /v3/self` answers the role's permissions in the sandbox), and whether the person's
+ * console roles allow it in the organization on screen (`GET /console/session`, from the console's policy).
+ * Unknown → undefined: the action stays available and the server decides. Every screen that hides or disables
+ * what the credential cannot do does the same for the person, with the reason in text (`missingPermissionTitle`).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
 import { ANY_CREDENTIAL, type Permission, type RequiredPermission } from '@/api/permissions';
+import type { ConsoleSession } from '@/api/console/session';
 import { apiCall } from './api-client';
+import { consoleSessionQueryOptions } from './console-session';
 
 /** Who the console's credential is (`GET /v3/self`), when the API has it. */
 export const selfQueryOptions = () =>
@@ -15,8 +21,45 @@ export const selfQueryOptions = () =>
     retry: false,
   });
 
-export function useHasPermission(permission: RequiredPermission): boolean | undefined {
+/**
+ * Whether the person's console roles allow `permission` in `orgId` (null: enterprise-wide); undefined when the
+ * console does not say (an older server, or the session not loaded yet).
+ */
+export function roleAllows(
+  session: Pick<ConsoleSession, 'permissions' | 'roles'> | undefined,
+  permission: RequiredPermission,
+  orgId: string | null,
+): boolean | undefined {
+  const scope = session?.permissions;
+  if (!scope) return undefined;
+  if (permission === ANY_CREDENTIAL) return (session.roles?.length ?? 1) > 0;
+  const where = scope[permission];
+  if (where === undefined) return false;
+  if (where === '*') return true;
+  return orgId !== null && where.includes(orgId);
+}
+
+/**
+ * Why the person's roles refused a permission, by permission, as the last check rendered found it: read by
+ * `missingPermissionTitle`, which callers give only the permission and the answer.
+ */
+const refusedByRole = new Map<string, string | null>();
+
+/**
+ * True when both the credential and the person's console roles allow `permission` (in `orgId`, else the
+ * organization of the page's URL); false when either refuses; undefined while neither is known.
+ */
+export function useHasPermission(permission: RequiredPermission, orgId?: string | null): boolean | undefined {
   const self = useQuery(selfQueryOptions());
+  const session = useQuery(consoleSessionQueryOptions());
+  const params = useParams({ strict: false }) as { orgId?: string };
+  const org = orgId !== undefined ? orgId : (params.orgId ?? null);
+  const person = roleAllows(session.data, permission, org);
+  if (person === false) {
+    refusedByRole.set(permission, org);
+    return false;
+  }
+  refusedByRole.delete(permission);
   const list = self.data?.permissions;
   // Any credential the API accepts may call an `AnyCredential` operation.
   if (permission === ANY_CREDENTIAL) return self.data ? true : undefined;
@@ -24,7 +67,10 @@ export function useHasPermission(permission: RequiredPermission): boolean | unde
 }
 
 export function missingPermissionTitle(permission: Permission, has: boolean | undefined): string | undefined {
-  return has === false
-    ? `Requires the ${permission} permission, which the console's credential does not hold`
-    : undefined;
+  if (has !== false) return undefined;
+  if (refusedByRole.has(permission)) {
+    const org = refusedByRole.get(permission);
+    return `Your console role does not allow ${permission} ${org ? 'in this organization' : 'across the enterprise'}`;
+  }
+  return `Requires the ${permission} permission, which the console's credential does not hold`;
 }

@@ -68,14 +68,35 @@ export function madeByOf(kind: MadeByKind, name?: string | null): MadeBy {
   return { made_by: MADE_BY_DESCRIPTIONS[kind], made_by_kind: kind };
 }
 
-/** `GET /console/session`: how this request is signed in, until when, and as whom. */
+/** One console role of the person and the grant of the console's policy that gave it. */
+export const ConsoleRoleGrant = z.object({ role: z.string(), grant: z.string() });
+export type ConsoleRoleGrant = z.infer<typeof ConsoleRoleGrant>;
+
+/**
+ * `GET /console/session`: how this request is signed in, until when, as whom, with which console roles, and
+ * what those roles allow: per API permission, `'*'` (every organization) or the organizations it is limited to.
+ * A permission absent from `permissions` is one the console's policy refuses this person.
+ */
 export const ConsoleSession = z.looseObject({
   signed_in: z.literal(true),
-  /** `link` or `token` (a sign-in session), `bearer` (a script's token), `off` (CONSOLE_AUTH=off). */
-  method: z.enum(['link', 'token', 'bearer', 'off']),
-  /** The name given at sign-in; null when none was (a Bearer token, CONSOLE_AUTH=off, a link without one). */
+  /**
+   * `oidc` (single sign-on), `link` or `token` (a sign-in session), `bearer` (a script's token), `off`
+   * (CONSOLE_AUTH=off).
+   */
+  method: z.enum(['oidc', 'link', 'token', 'bearer', 'off']),
+  /** The person's name (from the ID token, or given at sign-in); null when none is known. */
   name: z.string().nullable(),
   expires_at: z.number().int().nullable(),
   idle_expires_at: z.number().int().nullable(),
+  /** The identity provider's subject and the person's email and groups (single sign-on only). */
+  subject: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  groups: z.array(z.string()).optional(),
+  roles: z.array(ConsoleRoleGrant).optional(),
+  permissions: z.record(z.string(), z.union([z.literal('*'), z.array(z.string())])).optional(),
+  /** CONSOLE_POLICY_FILE is set (without it, whoever signs in with a link or the token is admin). */
+  policy_file: z.boolean().optional(),
+  /** The provider's logout, when it publishes one (single sign-on only). */
+  end_session_url: z.string().nullable().optional(),
 });
 export type ConsoleSession = z.infer<typeof ConsoleSession>;

@@ -212,7 +212,10 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
         res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
         return;
       }
-      const signedOut = query.get('signed_out');
+      // Sign-out leaves a short-lived marker cookie: the app goes to this page by itself after signing out.
+      const signedOut =
+        query.get('signed_out') ??
+        (/(?:^|;\s*)console_signed_out=1(?:;|$)/.test(req.headers.cookie ?? '') ? '1' : null);
       const logout = oidcClient?.endSessionUrl();
       // After signing out: the provider's own sign-out is offered (the provider's session may still be open).
       const extra =
@@ -236,7 +239,14 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     for (const s of await sessionsOf(req)) await store.delete(s.idHash);
     res.writeHead(303, {
       location: oidcClient ? `${SIGN_IN_PATH}?signed_out=1` : SIGN_IN_PATH,
-      'set-cookie': `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
+      'set-cookie': [
+        `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
+        ...(oidcClient
+          ? [
+              `console_signed_out=1; Path=${SIGN_IN_PATH}; Max-Age=300; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`,
+            ]
+          : []),
+      ],
       'cache-control': 'no-store',
     });
     res.end();
