@@ -74,7 +74,7 @@ test('create a secret, see it listed without its value, a duplicate refused on t
   await expect(page.getByRole('row').filter({ hasText: key })).toHaveCount(0);
 });
 
-test('attach a file to a new session and download it from the session page, byte for byte', async ({
+test('attach a file to a new session (uploaded on create, not when chosen) and download it from the session page, byte for byte', async ({
   page,
   request,
 }) => {
@@ -103,13 +103,18 @@ test('attach a file to a new session and download it from the session page, byte
   expect(uploads).toBe(0);
   await page.getByRole('button', { name: 'Remove too-big.bin' }).click();
 
+  // Chosen, not sent: a form abandoned now leaves nothing stored. The file uploads when the session is created.
   await picker.setInputFiles({ name, mimeType: 'application/octet-stream', buffer: bytes });
   const files = page.getByRole('list', { name: 'Attachments: files' });
-  await expect(files.getByRole('listitem').filter({ hasText: name })).toContainText('Uploaded');
-  expect(uploads).toBe(1);
+  await expect(files.getByRole('listitem').filter({ hasText: name })).toContainText(
+    'Not uploaded yet: it is uploaded when you create the session.',
+  );
+  await page.waitForTimeout(300);
+  expect(uploads).toBe(0);
   await page.getByRole('button', { name: 'Create session' }).click();
 
   await expect(page).toHaveURL(/\/sessions\/session-[0-9a-f]+$/);
+  expect(uploads).toBe(1);
   const attachments = page.getByRole('list', { name: 'Attachments' });
   await expect(attachments.getByRole('listitem')).toHaveCount(1);
   await expect(attachments).toContainText(name);

@@ -1,11 +1,22 @@
 /**
- * Attaching files: drop them on the zone or pick them, each checked against the size limit before anything is
- * sent, uploaded at once through the console (progress as it goes, Cancel while it does), and reported to the
- * form as the list of finished uploads. A failed upload says why and can be retried; any can be removed.
+ * Attaching files: drop them on the zone or pick them, each checked against the size limit at once; nothing is
+ * sent until the form is submitted. The API cannot delete an attachment, so a file uploaded as soon as it was
+ * chosen would stay stored when the form is abandoned. The form's submit calls `uploadAll()` (through the
+ * `ref`): the chosen files upload then, with progress and Cancel, and it answers the uploaded attachments (a
+ * file that failed says why and is sent again on the next submit; one already uploaded is not sent twice).
  * The parent resets it by remounting (a `key`).
  */
-import { FileUp, Paperclip, RotateCcw, X } from 'lucide-react';
-import { useEffect, useEffectEvent, useId, useRef, useState, type DragEvent } from 'react';
+import { FileUp, Paperclip, X } from 'lucide-react';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type DragEvent,
+  type Ref,
+} from 'react';
 import { ATTACHMENT_LIMITS, ATTACHMENT_SIZE_LABEL, type UploadedAttachment } from '@/api/operations/attachments';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
@@ -13,9 +24,11 @@ import { attachmentRefusal, formatBytes, uploadAttachment, type UploadHandle } f
 import { cn } from '@/lib/cn';
 
 type ItemState =
+  | { status: 'chosen' }
   | { status: 'uploading'; sent: number; handle: UploadHandle }
   | { status: 'done'; result: UploadedAttachment }
-  | { status: 'failed'; error: string; retry: boolean };
+  /** `refused`: the file cannot be sent as it is (too large, empty, a bad name); otherwise it is sent again. */
+  | { status: 'failed'; error: string; refused: boolean };
 
 interface Item {
   id: number;
@@ -23,14 +36,36 @@ interface Item {
   state: ItemState;
 }
 
+/** What the form calls when it is submitted. */
+export interface FileUploadHandle {
+  /**
+   * Uploads the chosen files not uploaded yet and answers every file's attachment, in the order they were
+   * added; rejects (with the reasons) when a file cannot be uploaded, was cancelled, or failed.
+   */
+  uploadAll(): Promise<UploadedAttachment[]>;
+}
+
+/** Why the submit stopped: the files that could not be uploaded, each with its reason. */
+export class UploadsFailedError extends Error {
+  constructor(readonly failures: ReadonlyArray<{ name: string; error: string }>) {
+    super(
+      failures.length === 1
+        ? `${failures[0]!.name} could not be uploaded: ${failures[0]!.error}. Remove it or submit again.`
+        : `${failures.length} files could not be uploaded (${failures.map((f) => f.name).join(', ')}). Remove them or submit again.`,
+    );
+    this.name = 'UploadsFailedError';
+  }
+}
+
 export interface FileUploadProps {
   orgId: string;
-  /** The finished uploads, in the order they were added, whenever that list changes. */
-  onChange: (uploaded: UploadedAttachment[]) => void;
-  /** True while any upload is in flight: the parent holds its submit until they are done. */
+  ref?: Ref<FileUploadHandle>;
+  /** True while files upload (during a submit). */
   onBusyChange?: (busy: boolean) => void;
   label?: string;
   description?: string;
+  /** When the files are sent, in the hint: "when you create the session". */
+  sentWhen?: string;
   /** Most files at once. */
   maxFiles?: number;
   disabled?: boolean;
@@ -38,10 +73,11 @@ export interface FileUploadProps {
 
 export function FileUpload({
   orgId,
-  onChange,
+  ref,
   onBusyChange,
   label = 'Attachments',
   description,
+  sentWhen = 'when you submit',
   maxFiles = ATTACHMENT_LIMITS.filesAtOnce,
   disabled,
 }: FileUploadProps) {
@@ -51,7 +87,7 @@ export function FileUpload({
   const inputRef = useRef<HTMLInputElement>(null);
   const nextId = useRef(1);
   const ids = useId();
-  // The latest items, for the unmount cleanup.
+  // The latest items: uploadAll reads them (it runs outside a render), and so does the unmount cleanup.
   const live = useRef(items);
   useEffect(() => {
     live.current = items;
@@ -60,7 +96,8 @@ export function FileUpload({
   const update = (id: number, state: ItemState) =>
     setItems((list) => list.map((it) => (it.id === id ? { ...it, state } : it)));
 
-  const start = (id: number, file: File) => {
+  /** Uploads one file; answers its attachment, or its failure (a cancelled upload removes the file). */
+  const upload = (id: number, file: File): Promise<UploadedAttachment | { name: string; error: string }> => {
     const handle = uploadAttachment(orgId, file, (sent) => {
       setItems((list) =>
         list.map((it) =>
@@ -68,47 +105,68 @@ export function FileUpload({
         ),
       );
     });
-    handle.promise.then(
-      (result) => update(id, { status: 'done', result }),
+    update(id, { status: 'uploading', sent: 0, handle });
+    return handle.promise.then(
+      (result) => {
+        update(id, { status: 'done', result });
+        return result;
+      },
       (err: unknown) => {
         if (err instanceof DOMException && err.name === 'AbortError') {
           setItems((list) => list.filter((it) => it.id !== id));
-          return;
+          return { name: file.name, error: 'the upload was cancelled' };
         }
-        update(id, { status: 'failed', error: errorMessage(err), retry: true });
+        const error = errorMessage(err);
+        update(id, { status: 'failed', error, refused: false });
+        return { name: file.name, error };
       },
     );
-    return handle;
   };
+
+  useImperativeHandle(ref, () => ({
+    async uploadAll() {
+      const list = live.current;
+      const refused = list.flatMap((it) =>
+        it.state.status === 'failed' && it.state.refused ? [{ name: it.file.name, error: it.state.error }] : [],
+      );
+      if (refused.length > 0) throw new UploadsFailedError(refused);
+      const results = await Promise.all(
+        list.map((it) =>
+          it.state.status === 'done'
+            ? it.state.result
+            : it.state.status === 'uploading'
+              ? it.state.handle.promise.catch((err: unknown) => ({ name: it.file.name, error: errorMessage(err) }))
+              : upload(it.id, it.file),
+        ),
+      );
+      const failed = results.filter((r): r is { name: string; error: string } => 'error' in r);
+      if (failed.length > 0) throw new UploadsFailedError(failed);
+      return results as UploadedAttachment[];
+    },
+  }));
 
   const add = (files: FileList | File[]) => {
     setNotice(null);
     const room = maxFiles - items.length;
     const list = [...files];
-    if (list.length > room) setNotice(`At most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}; ${list.length - Math.max(room, 0)} not added.`);
+    if (list.length > room)
+      setNotice(
+        `At most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}; ${list.length - Math.max(room, 0)} not added.`,
+      );
     const added: Item[] = list.slice(0, Math.max(room, 0)).map((file) => {
-      const id = nextId.current++;
       const refusal = attachmentRefusal(file);
       return {
-        id,
+        id: nextId.current++,
         file,
-        state: refusal
-          ? { status: 'failed', error: refusal, retry: false }
-          : { status: 'uploading', sent: 0, handle: start(id, file) },
+        state: refusal ? { status: 'failed', error: refusal, refused: true } : { status: 'chosen' },
       };
     });
     setItems((l) => [...l, ...added]);
   };
 
-  const done = items.flatMap((it) => (it.state.status === 'done' ? [it.state.result] : []));
-  const doneKey = done.map((d) => d.attachment_id).join(',');
   const busy = items.some((it) => it.state.status === 'uploading');
-  const notify = useEffectEvent(() => {
-    onChange(done);
-    onBusyChange?.(busy);
-  });
-  // The parent hears of a change of the finished set or of the busy state, not of every progress event.
-  useEffect(() => notify(), [doneKey, busy]);
+  const notify = useEffectEvent(() => onBusyChange?.(busy));
+  useEffect(() => notify(), [busy]);
   // Uploads still going when the form goes away are stopped.
   useEffect(
     () => () => {
@@ -151,7 +209,7 @@ export function FileUpload({
         </p>
         <p id={`${ids}-hint`} className="text-xs text-muted">
           {description ?? 'Files the agent gets with the session.'} At most {ATTACHMENT_SIZE_LABEL} per file, {maxFiles}{' '}
-          files.
+          {maxFiles === 1 ? 'file' : 'files'}; they are uploaded {sentWhen}.
         </p>
         <input
           ref={inputRef}
@@ -180,7 +238,7 @@ export function FileUpload({
               item={it}
               onCancel={() => it.state.status === 'uploading' && it.state.handle.abort()}
               onRemove={() => setItems((l) => l.filter((x) => x.id !== it.id))}
-              onRetry={() => update(it.id, { status: 'uploading', sent: 0, handle: start(it.id, it.file) })}
+              sentWhen={sentWhen}
             />
           ))}
         </ul>
@@ -193,12 +251,12 @@ function UploadRow({
   item: { file, state },
   onCancel,
   onRemove,
-  onRetry,
+  sentWhen,
 }: {
   item: Item;
   onCancel: () => void;
   onRemove: () => void;
-  onRetry: () => void;
+  sentWhen: string;
 }) {
   const percent =
     state.status === 'uploading' ? Math.min(100, Math.round((state.sent / Math.max(file.size, 1)) * 100)) : 100;
@@ -215,16 +273,9 @@ function UploadRow({
             <X className="size-3.5" aria-hidden /> Cancel
           </Button>
         ) : (
-          <>
-            {state.status === 'failed' && state.retry ? (
-              <Button size="sm" variant="ghost" onClick={onRetry} aria-label={`Retry upload of ${file.name}`}>
-                <RotateCcw className="size-3.5" aria-hidden /> Retry
-              </Button>
-            ) : null}
-            <Button size="sm" variant="ghost" onClick={onRemove} aria-label={`Remove ${file.name}`}>
-              <X className="size-3.5" aria-hidden /> Remove
-            </Button>
-          </>
+          <Button size="sm" variant="ghost" onClick={onRemove} aria-label={`Remove ${file.name}`}>
+            <X className="size-3.5" aria-hidden /> Remove
+          </Button>
         )}
       </div>
       {state.status === 'uploading' ? (
@@ -237,6 +288,8 @@ function UploadRow({
           />
           <span className="w-10 text-right text-xs text-muted tabular-nums">{percent}%</span>
         </div>
+      ) : state.status === 'chosen' ? (
+        <span className="text-xs text-muted">Not uploaded yet: it is uploaded {sentWhen}.</span>
       ) : state.status === 'done' ? (
         <span className="text-xs text-success" role="status">
           Uploaded
@@ -244,6 +297,7 @@ function UploadRow({
       ) : (
         <span className="text-xs text-danger" role="alert">
           {state.error}
+          {state.refused ? '' : ` (it is sent again ${sentWhen})`}
         </span>
       )}
     </li>

@@ -6,8 +6,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useRef, useState, type Ref } from 'react';
+import { useWatch } from 'react-hook-form';
 import { ATTACHMENT_LIMITS } from '@/api/operations/attachments';
 import { AGENT_MODES, CreateSessionBody, SESSION_LIMITS } from '@/api/operations/sessions';
 import {
@@ -23,7 +23,7 @@ import {
   TextareaField,
   TextField,
 } from '@/components/form';
-import { FileUpload } from '@/components/file-upload';
+import { FileUpload, type FileUploadHandle } from '@/components/file-upload';
 import { PageHeader } from '@/components/page-header';
 import { formatNumber } from '@/lib/format';
 import {
@@ -193,6 +193,7 @@ export function CreateSessionForm({
   const can = useHasPermission('UseAgentSessions');
   // The session is created once every file is uploaded (their URLs are part of the body).
   const [uploading, setUploading] = useState(false);
+  const uploads = useRef<FileUploadHandle>(null);
   // Tag validation on: only the organization's allowed tags are offered (unreadable: free text, the API decides).
   const allowed = validatedTags(useQuery(allowedTagsQueryOptions(orgId)).data);
   const defaultTag = useQuery(defaultTagQueryOptions(orgId)).data?.default_tag;
@@ -208,7 +209,11 @@ export function CreateSessionForm({
         aria-label="New session"
         className="max-w-3xl"
         onSubmit={async (body, form) => {
-          const session = await create.mutateAsync(body);
+          // The chosen files upload now, not when chosen: an abandoned form leaves nothing stored.
+          const attached = (await uploads.current?.uploadAll()) ?? [];
+          const session = await create.mutateAsync(
+            attached.length > 0 ? { ...body, attachment_urls: attached.map((a) => a.url) } : body,
+          );
           // Clear the secret values from the form before leaving it.
           form.reset(EMPTY);
           queryClient.setQueryData(sessionKeys.detail(orgId, session.session_id), session);
@@ -224,9 +229,9 @@ export function CreateSessionForm({
         actions={
           <div className="flex gap-2">
             <SubmitButton
-              pendingLabel="Creating…"
-              disabled={can === false || uploading}
-              title={uploading ? 'Wait for the uploads to finish' : missingPermissionTitle('UseAgentSessions', can)}
+              pendingLabel={uploading ? 'Uploading files…' : 'Creating…'}
+              disabled={can === false}
+              title={missingPermissionTitle('UseAgentSessions', can)}
             >
               Create session
             </SubmitButton>
@@ -310,29 +315,31 @@ export function CreateSessionForm({
           newRow={() => ({ key: '', value: '', sensitive: true })}
           description={`Temporary secrets for this session only, not stored in the organization's secrets. Key 1–${SESSION_LIMITS.secretKey} characters; value at most ${formatNumber(SESSION_LIMITS.secretValue)} characters. Sensitive by default: values are never shown again.`}
         />
-        <SessionAttachmentsField orgId={orgId} onBusyChange={setUploading} />
+        <SessionAttachmentsField orgId={orgId} uploads={uploads} onBusyChange={setUploading} />
       </Form>
     </>
   );
 }
 
-/** The file picker of the form: finished uploads become `attachment_urls`. */
-function SessionAttachmentsField({ orgId, onBusyChange }: { orgId: string; onBusyChange: (busy: boolean) => void }) {
-  const { setValue } = useFormContext<CreateSessionValues>();
+/** The file picker of the form: the files upload when the session is created, and become `attachment_urls`. */
+function SessionAttachmentsField({
+  orgId,
+  uploads,
+  onBusyChange,
+}: {
+  orgId: string;
+  uploads: Ref<FileUploadHandle>;
+  onBusyChange: (busy: boolean) => void;
+}) {
   return (
     <FileUpload
+      ref={uploads}
       orgId={orgId}
       label="Attachments"
       description="Files the agent gets with the session (logs, designs, data)."
+      sentWhen="when you create the session"
       maxFiles={ATTACHMENT_LIMITS.filesAtOnce}
       onBusyChange={onBusyChange}
-      onChange={(uploaded) =>
-        setValue(
-          'attachment_urls',
-          uploaded.map((a) => a.url),
-          { shouldDirty: true },
-        )
-      }
     />
   );
 }

@@ -7,13 +7,13 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { isTerminalStatus, SESSION_LIMITS, SendMessageBody, type Session } from '@/api/operations/sessions';
 import type { UploadedAttachment } from '@/api/operations/attachments';
-import { FileUpload } from '@/components/file-upload';
+import { FileUpload, type FileUploadHandle } from '@/components/file-upload';
 import { Button } from '@/components/ui/button';
 import { Field, textareaClass } from '@/components/field';
 import { EmptyState, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
-import { isApiError } from '@/lib/api-error';
+import { errorMessage, isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { messagesInfiniteQueryOptions, readThreadToEnd, useSendMessage, type SessionPageScope } from './api';
@@ -124,7 +124,7 @@ export function withAttachments(text: string, urls: readonly string[]): string {
 function Composer({ session, scope }: { session: Session; scope: SessionPageScope }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [files, setFiles] = useState<UploadedAttachment[]>([]);
+  const uploads = useRef<FileUploadHandle>(null);
   const [uploading, setUploading] = useState(false);
   // A new widget (no files) after each message sent.
   const [uploadKey, setUploadKey] = useState(0);
@@ -141,25 +141,34 @@ function Composer({ session, scope }: { session: Session; scope: SessionPageScop
         ? `This session ended (${session.status}): sending a message resumes it.`
         : `The agent reads it at its next step. At most ${formatNumber(SESSION_LIMITS.message)} characters.`;
 
-  const submit = () => {
-    if (uploading) {
-      setError('Wait for the uploads to finish.');
+  const submit = async () => {
+    if (uploading || send.isPending) return;
+    // The text is checked before anything is uploaded: a message refused as it is leaves no file stored.
+    const problem = (message: string) => SendMessageBody.safeParse({ message }).error?.issues[0]?.message;
+    if (problem(text)) {
+      setError(problem(text));
+      return;
+    }
+    setError(undefined);
+    let attached: UploadedAttachment[];
+    try {
+      // The chosen files upload now, with the message: an abandoned one leaves nothing stored.
+      attached = (await uploads.current?.uploadAll()) ?? [];
+    } catch (err) {
+      setError(errorMessage(err));
       return;
     }
     const message = withAttachments(
       text,
-      files.map((f) => f.url),
+      attached.map((f) => f.url),
     );
-    const parsed = SendMessageBody.safeParse({ message: text.trim() ? message : text });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
+    if (problem(message)) {
+      setError(problem(message));
       return;
     }
-    setError(undefined);
     send.mutate(message, {
       onSuccess: () => {
         setText('');
-        setFiles([]);
         setUploadKey((k) => k + 1);
       },
     });
@@ -172,7 +181,7 @@ function Composer({ session, scope }: { session: Session; scope: SessionPageScop
       className="flex flex-col gap-2 rounded-lg border border-line bg-surface p-3"
       onSubmit={(e) => {
         e.preventDefault();
-        submit();
+        void submit();
       }}
     >
       <Field label="Message" hint={hint} error={error ?? serverError}>
@@ -181,17 +190,18 @@ function Composer({ session, scope }: { session: Session; scope: SessionPageScop
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit();
+            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void submit();
           }}
           placeholder={resumes ? 'Tell the agent how to continue…' : 'Write to the agent…'}
         />
       </Field>
       <FileUpload
         key={uploadKey}
+        ref={uploads}
         orgId={session.org_id}
         label="Files"
         description="Files for the agent, named in the message."
-        onChange={setFiles}
+        sentWhen="when you send the message"
         onBusyChange={setUploading}
       />
       {send.error && !serverError ? <ProblemView compact error={send.error} /> : null}
@@ -207,7 +217,7 @@ function Composer({ session, scope }: { session: Session; scope: SessionPageScop
           disabled={send.isPending || uploading || can === false}
           title={missingPermissionTitle(permission, can)}
         >
-          {send.isPending ? 'Sending…' : resumes ? 'Send and resume' : 'Send message'}
+          {uploading ? 'Uploading files…' : send.isPending ? 'Sending…' : resumes ? 'Send and resume' : 'Send message'}
         </Button>
       </div>
     </form>
