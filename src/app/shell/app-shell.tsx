@@ -13,6 +13,7 @@ import { useHasPermission } from '@/lib/principal';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { HeaderMenu } from './header-menu';
 import { QueueStatus } from './queue-status';
+import { NotificationsBell } from './notifications-bell';
 import { ThemeToggle } from './theme-toggle';
 import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
@@ -145,6 +146,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </div>
           <div className="flex min-w-0 items-center gap-1.5 sm:gap-2">
             <QueueStatus />
+            <NotificationsBell />
             <Shortcuts />
             <SignedInAs enabled={signedIn} />
             {/* On a phone these three move into the header's menu: beside the rest they overflow 390 px. */}
