@@ -207,3 +207,51 @@ test('creates, renames and deletes an organization, counting what goes with it',
     if (orgId) await deleteOrg(request, orgId);
   }
 });
+
+test('keeps the history of an organization: who and what changed, a change made elsewhere, and restore', async ({
+  page,
+  request,
+}) => {
+  const name = `E2E History ${RUN}`;
+  const renamed = `E2E History Renamed ${RUN}`;
+  const outside = `E2E History Outside ${RUN}`;
+  const org = await createOrg(request, name);
+  try {
+    await page.goto('/');
+    // A name in use is an error on Name, naming the name, not a generic conflict with an id.
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    const create = page.getByRole('dialog', { name: 'Create organization' });
+    await create.getByRole('textbox', { name: 'Name' }).fill(name.toUpperCase());
+    await create.getByRole('button', { name: 'Create organization' }).click();
+    await expect(create.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
+    await expect(create.getByText(`An organization named “${name.toUpperCase()}” already exists`)).toBeVisible();
+    await expect(create.getByText(org.org_id)).toHaveCount(0);
+    await create.getByRole('button', { name: 'Cancel' }).click();
+
+    const row = page.getByRole('table', { name: 'Organizations' }).getByRole('row').filter({ hasText: name });
+    await row.getByRole('button', { name: `Rename ${name}` }).click();
+    const rename = page.getByRole('dialog', { name: `Rename ${name}` });
+    await rename.getByRole('textbox', { name: 'Name' }).fill(renamed);
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await expect(rename).toBeHidden();
+
+    // Renamed straight through the API: the history names it as a change made outside the console.
+    expect((await request.patch(`${ORGS}/${org.org_id}`, { data: { name: outside } })).status()).toBe(200);
+    await page.goto(`/orgs/${org.org_id}`);
+    const history = page.getByRole('table', { name: 'History of this organization' });
+    const gap = history.getByRole('row').filter({ hasText: 'Changed outside the console' });
+    await expect(gap).toContainText(new RegExp(`${renamed}.*${outside}`));
+    const change = history.getByRole('row').filter({ hasText: new RegExp(`Name: ${name}\\W+changed to ${renamed}`) });
+    await expect(change).toContainText('Changed');
+
+    await change.getByRole('button', { name: /as before entry/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: /^Restore / });
+    await expect(confirm).toContainText(new RegExp(`${renamed}.*${name}`));
+    await confirm.getByRole('button', { name: 'Restore' }).click();
+    await expect(confirm).toBeHidden();
+    await expect.poll(async () => ((await (await getOrg(request, org.org_id)).json()) as Org).name).toBe(name);
+    await expect(history.getByRole('row').filter({ hasText: /Restored from entry #\d+/ })).toBeVisible();
+  } finally {
+    await deleteOrg(request, org.org_id);
+  }
+});

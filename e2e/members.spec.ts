@@ -438,3 +438,25 @@ test.describe('roles whose permissions the API does not publish', () => {
     await expect(page.getByRole('table', { name: 'Roles held at the enterprise level' })).toBeVisible();
   });
 });
+
+test.describe('one member', () => {
+  test('opens an organization member’s page from the organization’s members list', async ({ page, request }) => {
+    const orgId = await firstOrgId(request);
+    const members = (
+      await readAll<{ user_id: string; email: string | null }>(
+        request,
+        `/api/v3beta1/organizations/${orgId}/members/users`,
+      )
+    ).filter((u) => u.email);
+    const member = members[0]!;
+    await page.goto(`/orgs/${orgId}/members`);
+    await page.getByRole('table', { name: 'Members' }).getByRole('link', { name: member.email!, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/members/${member.user_id}\\?org=${orgId}`));
+    await expect(page.getByRole('heading', { level: 1, name: member.email! })).toBeVisible();
+    await expect(page.getByText(/^Member of /)).toBeVisible();
+    await expect(page.getByText(/^Direct role in /)).toBeVisible();
+    // Someone who is not a member there: the API's 404, said in place.
+    await page.goto(`/members/user-not-a-member-${RUN}?org=${orgId}`);
+    await expect(page.getByRole('alert')).toBeVisible();
+  });
+});

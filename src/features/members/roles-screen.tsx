@@ -120,7 +120,8 @@ function Matrix({ list, unpublished }: { list: readonly Role[]; unpublished: rea
         role="region"
         aria-label="Roles and permissions matrix"
         tabIndex={0}
-        className="max-h-[calc(100dvh-15rem)] min-h-60 overflow-auto rounded-lg border border-line bg-surface focus-visible:outline-2 focus-visible:outline-accent"
+        // Positioned, so the cells' screen-reader texts (absolute) are clipped by it and never widen the page.
+        className="relative max-h-[calc(100dvh-15rem)] min-h-60 overflow-auto rounded-lg border border-line bg-surface focus-visible:outline-2 focus-visible:outline-accent"
       >
         <table className="w-max min-w-full border-separate border-spacing-0 text-sm">
           <caption className="sr-only">

@@ -154,7 +154,12 @@ function ChangeCell({ r }: { r: SettingRevision }) {
   return (
     <div className="flex flex-col items-start gap-1">
       {r.origin === 'outside' ? (
-        <Badge tone="warn">Changed outside the console{r.revision_id === null ? ' (found just now)' : ''}</Badge>
+        <>
+          <Badge tone="warn" className="whitespace-normal">
+            Changed outside the console
+          </Badge>
+          {r.revision_id === null && <span className="text-xs text-muted">Found just now</span>}
+        </>
       ) : (
         <span>
           {r.action === 'restore'
