@@ -24,6 +24,9 @@ import { parsePrincipalValue, principalValue, resolveBounds, toFilters, type Aud
 import { RangeSummary, TimeRangePicker } from './time-range-picker';
 import { FilterBar } from '@/components/filter-bar';
 import { OrderToggle } from '@/components/order-toggle';
+import { Switch } from '@/components/ui/switch';
+import type { ActivityEntry } from '@/api/console/activity';
+import { personLabel, useConsolePeople } from './console-people';
 
 /** Every row is this tall (one line each): no measuring, the cheapest scrolling over 10,000+ entries. */
 const ROW_HEIGHT = 45;
@@ -73,7 +76,11 @@ function actionTone(action: string): Tone {
 
 const col = columnHelper<AuditLogEntry>();
 
-function entryColumns(orgNames: ReadonlyMap<string, string>, open: (e: AuditLogEntry) => void) {
+function entryColumns(
+  orgNames: ReadonlyMap<string, string>,
+  open: (e: AuditLogEntry) => void,
+  people: ReadonlyMap<string, ActivityEntry>,
+) {
   return col.columns([
     col.accessor('created_at', {
       header: 'Time',
@@ -96,9 +103,21 @@ function entryColumns(orgNames: ReadonlyMap<string, string>, open: (e: AuditLogE
       id: 'principal',
       header: 'Principal',
       meta: { width: 'minmax(11rem,1.3fr)', className: 'truncate' },
-      cell: ({ row: { original: e } }) => (
-        <span className={cn(!e.user_id && !e.service_user_id && 'text-muted')}>{principalLabel(e)}</span>
-      ),
+      cell: ({ row: { original: e } }) => {
+        const person = people.get(e.audit_log_id);
+        // Beside the console's activity: the person whose write it was, then the credential the console used.
+        if (person) {
+          return (
+            <span
+              title={`Made through the console by ${personLabel(person)} (${person.operation_id}); the API saw ${principalLabel(e)}`}
+            >
+              <span className="font-medium">{personLabel(person)}</span>
+              <span className="text-muted"> via {principalLabel(e)}</span>
+            </span>
+          );
+        }
+        return <span className={cn(!e.user_id && !e.service_user_id && 'text-muted')}>{principalLabel(e)}</span>;
+      },
     }),
     col.display({
       id: 'organization',
@@ -149,9 +168,12 @@ export function AuditLogsExplorer({
   const queryClient = useQueryClient();
   const orgsQuery = useInfiniteQuery(organizationsInfiniteQueryOptions());
   const [selected, setSelected] = useState<AuditLogEntry | null>(null);
+  const [showPeople, setShowPeople] = useState(false);
   const id = useId();
 
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const consolePeople = useConsolePeople(items, showPeople);
+  const peopleKey = [...consolePeople.people].map(([k, v]) => `${k}:${v.id}`).join(',');
   const firstPage = query.data?.pages[0];
   const bounds = firstPage?.bounds;
   const orgNames = useMemo(
@@ -167,7 +189,8 @@ export function AuditLogsExplorer({
     return [...set].sort();
   }, [items, search.action]);
   const filtered = !!(search.action || currentPrincipal || search.org_id || search.range !== 'all');
-  const columns = useMemo(() => entryColumns(orgNames, setSelected), [orgNames]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- peopleKey stands for the map's content.
+  const columns = useMemo(() => entryColumns(orgNames, setSelected, consolePeople.people), [orgNames, peopleKey]);
   const sorting = useMemo(() => [{ id: 'created_at', desc: search.order === 'desc' }], [search.order]);
   const actionOptions = useMemo(
     () => [{ value: '', label: 'All actions' }, ...actions.map((a) => ({ value: a, label: a }))],
@@ -190,6 +213,10 @@ export function AuditLogsExplorer({
         description="Who changed what, and when, across the enterprise. Times are in your local time zone, with UTC alongside."
         actions={
           <>
+            <label className="flex items-center gap-2 text-sm">
+              <Switch checked={showPeople} onCheckedChange={setShowPeople} />
+              People behind the console
+            </label>
             <SavedViews
               screen="audit-logs"
               current={search}
@@ -282,12 +309,25 @@ export function AuditLogsExplorer({
                 </Button>
               )}
               <div className="ml-auto">
-                <ExportPanel filters={filters} bounds={() => bounds ?? resolveBounds(filters, Date.now())} />
+                <ExportPanel
+                  filters={filters}
+                  bounds={() => bounds ?? resolveBounds(filters, Date.now())}
+                  orgNames={orgNames}
+                />
               </div>
             </div>
           </section>
         )}
       </FilterBar>
+      {showPeople && (
+        <p role="status" className="mb-2 text-sm text-muted">
+          {consolePeople.pending
+            ? 'Reading Console activity…'
+            : consolePeople.error
+              ? 'Console activity could not be read (your console role may not allow ViewAccountAuditLogs): entries show the API’s principal only.'
+              : `Entries the console made show the person who made them, from Console activity (${consolePeople.people.size} of the loaded entries).`}
+        </p>
+      )}
       <DataTable
         label="Audit-log entries"
         tableId="audit-logs"

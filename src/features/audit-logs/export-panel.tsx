@@ -25,7 +25,16 @@ type State =
   | { kind: 'cancelled'; format: ExportFormat; done: number }
   | { kind: 'failed'; format: ExportFormat; error: unknown };
 
-export function ExportPanel({ filters, bounds }: { filters: AuditLogFilters; bounds: () => ResolvedBounds }) {
+export function ExportPanel({
+  filters,
+  bounds,
+  orgNames,
+}: {
+  filters: AuditLogFilters;
+  bounds: () => ResolvedBounds;
+  /** Organization names by id, written beside the ids in the CSV. */
+  orgNames?: ReadonlyMap<string, string>;
+}) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
@@ -42,6 +51,7 @@ export function ExportPanel({ filters, bounds }: { filters: AuditLogFilters; bou
         format,
         signal: ac.signal,
         fetchPage: (after, signal) => fetchAuditLogPage(filters, fixed, after, signal),
+        orgName: (id) => orgNames?.get(id),
         onProgress: (p) => {
           progress = p;
           setState({ kind: 'running', format, progress: p });

@@ -38,14 +38,16 @@ describe('CSV', () => {
   });
 
   it('writes one line per entry with every column, data as JSON', () => {
-    const line = csvRow(entry(1));
+    const line = csvRow(entry(1), (id) => (id === 'org-1' ? 'Acme Research' : undefined));
     expect(line.endsWith('\r\n')).toBe(true);
     // The only raw newline-free encoding: JSON escapes the newline inside data.
     expect(line.slice(0, -2)).not.toMatch(/[\r\n]/);
-    expect(line.startsWith('2023-11-14T22:13:21Z,1700000001,create_secret,org-1,,,user-1,a@example.com,audit-1,')).toBe(
-      true,
-    );
-    expect(CSV_COLUMNS).toHaveLength(10);
+    expect(
+      line.startsWith(
+        '2023-11-14T22:13:21Z,1700000001,create_secret,org-1,Acme Research,,,user-1,a@example.com,audit-1,',
+      ),
+    ).toBe(true);
+    expect(CSV_COLUMNS).toHaveLength(11);
   });
 
   it('guards every text column with the shared writer, including a leading space and full-width forms', () => {

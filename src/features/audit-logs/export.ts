@@ -20,6 +20,7 @@ export const CSV_COLUMNS = [
   'created_at',
   'action',
   'org_id',
+  'org_name',
   'service_user_id',
   'service_user_name',
   'user_id',
@@ -37,12 +38,14 @@ export function csvHeader(): string {
  * One entry as a CSV line. An audit log holds text others wrote: the shared writer prefixes with an apostrophe
  * any cell a spreadsheet would run as a formula.
  */
-export function csvRow(e: AuditLogEntry): string {
+export function csvRow(e: AuditLogEntry, orgName: (orgId: string) => string | undefined = () => undefined): string {
   const values: Record<(typeof CSV_COLUMNS)[number], unknown> = {
     created_at_utc: formatUtc(e.created_at),
     created_at: e.created_at,
     action: e.action,
     org_id: e.org_id,
+    // The organization's name beside its id, as the screen shows it (empty for enterprise-wide entries).
+    org_name: e.org_id ? (orgName(e.org_id) ?? '') : '',
     service_user_id: e.service_user_id,
     service_user_name: e.service_user_name,
     user_id: e.user_id,
@@ -74,6 +77,8 @@ export interface ExportOptions {
   /** Called before each wait for a 429; `seconds` from Retry-After. */
   onRateLimited?: (seconds: number, attempt: number) => void;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The organization names the CSV writes beside their ids. */
+  orgName?: (orgId: string) => string | undefined;
 }
 
 export interface ExportResult {
@@ -100,7 +105,7 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Walks every page of the query into the chosen format. Rejects with the abort reason when cancelled. */
 export async function runExport(opts: ExportOptions): Promise<ExportResult> {
   const sleep = opts.sleep ?? abortableSleep;
-  const row = opts.format === 'csv' ? csvRow : jsonlRow;
+  const row = opts.format === 'csv' ? (e: AuditLogEntry) => csvRow(e, opts.orgName) : jsonlRow;
   const parts: string[] = opts.format === 'csv' ? [csvHeader()] : [];
   let count = 0;
   let pages = 0;
