@@ -23,8 +23,11 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/toast';
 import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type ToggleVariables } from './api';
 import { useDebouncedInput } from '@/lib/debounce';
+import { useHasPermission } from '@/lib/principal';
 import {
   ClearAllButton,
+  clearAllBlockedReason,
+  GIT_PERMISSIONS_PERMISSION,
   connectionLabel,
   LoadProgress,
   MatcherText,
@@ -216,6 +219,14 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
   );
 
   const base = complete ? { version: gitPermissionSetVersion(items), items } : null;
+  const denied = useHasPermission(GIT_PERMISSIONS_PERMISSION) === false;
+  const reasonId = useId();
+  // While the list is still loading (or failed to), Clear all waits: said only once the page has settled.
+  const clearReason = query.isPending
+    ? null
+    : query.isError && !denied
+      ? 'Clear all needs the complete list, which could not be read.'
+      : clearAllBlockedReason(base, denied);
 
   return (
     <>
@@ -225,20 +236,41 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
         actions={
           <>
             <SavedViews screen="git-permissions" current={search} onOpen={(view) => void navigate({ search: view })} />
-            <Link
-              to="/orgs/$orgId/git-permissions/edit"
-              params={{ orgId }}
-              className={buttonClass({ variant: 'primary' })}
-            >
-              <Pencil className="size-4" aria-hidden /> Bulk edit
-            </Link>
-            <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} className={buttonClass()}>
-              <History className="size-4" aria-hidden /> History
-            </Link>
-            <ClearAllButton orgId={orgId} base={base} />
+            {denied ? (
+              // Not links a credential without the permission could follow only to a refusal: disabled, with why.
+              <>
+                <Button variant="primary" disabled aria-describedby={reasonId}>
+                  <Pencil className="size-4" aria-hidden /> Bulk edit
+                </Button>
+                <Button disabled aria-describedby={reasonId}>
+                  <History className="size-4" aria-hidden /> History
+                </Button>
+              </>
+            ) : (
+              <>
+                <Link
+                  to="/orgs/$orgId/git-permissions/edit"
+                  params={{ orgId }}
+                  className={buttonClass({ variant: 'primary' })}
+                >
+                  <Pencil className="size-4" aria-hidden /> Bulk edit
+                </Link>
+                <Link to="/orgs/$orgId/git-permissions/history" params={{ orgId }} className={buttonClass()}>
+                  <History className="size-4" aria-hidden /> History
+                </Link>
+              </>
+            )}
+            <ClearAllButton orgId={orgId} base={base} denied={denied} describedBy={reasonId} />
           </>
         }
       />
+      {(denied || clearReason) && (
+        <p id={reasonId} className="-mt-2 mb-3 text-sm text-muted">
+          {denied
+            ? `Bulk edit, History and Clear all need the ${GIT_PERMISSIONS_PERMISSION} permission, which the console’s credential does not hold.`
+            : clearReason}
+        </p>
+      )}
       <div className="mb-3 flex flex-wrap items-center gap-3">
         <Input
           className="w-72 max-w-full"

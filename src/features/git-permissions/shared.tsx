@@ -214,6 +214,17 @@ export function downloadText(filename: string, text: string, type: string) {
 
 export const CLEAR_CONFIRM_WORD = 'clear all';
 
+/** The permission every git-permission operation needs, reads included. */
+export const GIT_PERMISSIONS_PERMISSION = 'ManageGitIntegrations' as const;
+
+/** Why Clear all is disabled, in words (null when it is not): a greyed-out button alone says nothing. */
+export function clearAllBlockedReason(base: GitPermissionChangeBase | null, denied: boolean): string | null {
+  if (denied) return null; // said once for every action the credential cannot take
+  if (!base) return 'Clear all is available once every permission is loaded.';
+  if (base.items.length === 0) return 'Clear all: nothing to clear, this organization has no git permissions.';
+  return null;
+}
+
 /**
  * Clears every permission of the organization, behind a typed confirmation and the conflict check. Without
  * `onConflict`, a conflict is shown in the dialog (nothing was cleared; the list is read again).
@@ -223,10 +234,16 @@ export function ClearAllButton({
   base,
   onDone,
   onConflict,
+  denied = false,
+  describedBy,
 }: {
   orgId: string;
   /** The set the admin sees; null while it is not completely loaded. */
   base: GitPermissionChangeBase | null;
+  /** The console's credential lacks the permission to change the set. */
+  denied?: boolean;
+  /** The element saying in words why the button is disabled (see `clearAllBlockedReason`). */
+  describedBy?: string;
   onDone?: (r: ConsoleApplyResult) => void;
   onConflict?: (c: GitPermissionConflictBody) => void;
 }) {
@@ -237,7 +254,12 @@ export function ClearAllButton({
   const shown = outcome?.status === 'conflict' ? outcome.error : clear.formError;
   return (
     <>
-      <Button variant="danger" disabled={!base || count === 0} onClick={() => setOpen(true)}>
+      <Button
+        variant="danger"
+        disabled={denied || !base || count === 0}
+        aria-describedby={denied || !base || count === 0 ? describedBy : undefined}
+        onClick={() => setOpen(true)}
+      >
         Clear all…
       </Button>
       <ConfirmDialog
