@@ -103,7 +103,7 @@ const OPERATION_COLUMNS = opCol.columns([
     header: 'Operation',
     enableSorting: true,
     enableHiding: false,
-    meta: { width: 'minmax(14rem,1.2fr)', className: 'truncate font-mono text-xs', card: 'title' },
+    meta: { width: 'minmax(14rem,1.2fr)', className: '[overflow-wrap:anywhere] font-mono text-xs', card: 'title' },
   }),
   opCol.accessor('outcome', {
     header: 'Result',
@@ -118,7 +118,7 @@ const OPERATION_COLUMNS = opCol.columns([
     id: 'permission',
     header: 'Needs',
     enableSorting: true,
-    meta: { width: 'minmax(12rem,1fr)', className: 'truncate text-xs' },
+    meta: { width: 'minmax(12rem,1fr)', className: '[overflow-wrap:anywhere] text-xs' },
   }),
   opCol.accessor((r) => (r.status === null ? '—' : String(r.status)), {
     id: 'status',
@@ -130,7 +130,7 @@ const OPERATION_COLUMNS = opCol.columns([
     header: 'Request or reason',
     meta: {
       width: 'minmax(16rem,2fr)',
-      className: 'truncate text-xs',
+      className: '[overflow-wrap:anywhere] text-xs',
       cellTitle: ((r: DoctorOperationResult) => (r.outcome === 'allowed' ? r.request : r.detail) ?? undefined) as never,
     },
   }),
@@ -143,7 +143,7 @@ const SCREEN_COLUMNS = screenCol.columns([
     header: 'Screen',
     enableSorting: true,
     enableHiding: false,
-    meta: { width: 'minmax(14rem,1.2fr)', className: 'truncate font-medium', card: 'title' },
+    meta: { width: 'minmax(14rem,1.2fr)', className: '[overflow-wrap:anywhere] font-medium', card: 'title' },
   }),
   screenCol.accessor('works', {
     header: 'Will it work',
@@ -164,9 +164,9 @@ const SCREEN_COLUMNS = screenCol.columns([
   }),
   screenCol.accessor('permission', {
     header: 'Needs',
-    meta: { width: 'minmax(12rem,1fr)', className: 'truncate text-xs' },
+    meta: { width: 'minmax(12rem,1fr)', className: '[overflow-wrap:anywhere] text-xs' },
   }),
-  screenCol.accessor('why', { header: 'Why', meta: { width: 'minmax(14rem,1.5fr)', className: 'truncate text-xs' } }),
+  screenCol.accessor('why', { header: 'Why', meta: { width: 'minmax(14rem,1.5fr)', className: '[overflow-wrap:anywhere] text-xs' } }),
 ]);
 
 const issueCol = columnHelper<ConformanceIssue & { key: string }>();
@@ -174,11 +174,11 @@ const ISSUE_COLUMNS = issueCol.columns([
   issueCol.accessor('operation_id', {
     header: 'Operation',
     enableSorting: true,
-    meta: { width: 'minmax(12rem,1fr)', className: 'truncate font-mono text-xs', card: 'title' },
+    meta: { width: 'minmax(12rem,1fr)', className: '[overflow-wrap:anywhere] font-mono text-xs', card: 'title' },
   }),
   issueCol.accessor('where', {
     header: 'Where',
-    meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-mono text-xs' },
+    meta: { width: 'minmax(10rem,1fr)', className: '[overflow-wrap:anywhere] font-mono text-xs' },
   }),
   issueCol.accessor('kind', {
     header: 'Defect',
@@ -190,7 +190,7 @@ const ISSUE_COLUMNS = issueCol.columns([
     header: 'What',
     meta: {
       width: 'minmax(16rem,2fr)',
-      className: 'truncate text-xs',
+      className: '[overflow-wrap:anywhere] text-xs',
       cellTitle: ((r: ConformanceIssue) => r.message) as never,
     },
   }),
