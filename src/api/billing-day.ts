@@ -8,6 +8,7 @@
  * A billing cycle is a run of billing days from one cycle start to the next (the API's cycles list says where
  * they fall; `cycleBounds` computes them from a day of the month, as the sandbox does).
  */
+import type { RangePreset } from './values';
 
 /** Seconds in a (billing) day. */
 export const DAY_SECONDS = 86_400;
@@ -111,8 +112,7 @@ export function cycleContaining(cycles: readonly BillingCycle[], t: number): Bil
 }
 
 /** The range presets of the usage screens; each gives whole billing days. */
-export const RANGE_PRESETS = ['this_cycle', 'last_cycle', '7d', '30d', '90d'] as const;
-export type RangePreset = (typeof RANGE_PRESETS)[number];
+export { RANGE_PRESETS, type RangePreset } from './values';
 
 export const RANGE_PRESET_LABELS: Record<RangePreset, string> = {
   this_cycle: 'This billing cycle',

@@ -4,7 +4,6 @@
  * included (the screens' search schemas read those words). A string that would read back as a number or as
  * JSON is quoted, so every value round-trips.
  */
-import type { SearchSchemaInput } from '@tanstack/react-router';
 
 const JSON_START = /^(?:["[{]|-?\d)/;
 
@@ -45,80 +44,155 @@ export function stringifySearch(search: Record<string, unknown>): string {
 }
 
 /**
- * Routes' `validateSearch` without zod. The route tree (and so every route's search validation) is on the first
- * screen, which loads no zod: the screens' zod schemas stay the reference for their types and are checked
- * against these readers in src/routes/-search.test.ts. Each reader takes a value as `parseSearch` (or a
- * navigation) gives it and answers the screen's value; an unreadable value falls back as `.catch` would.
+ * One screen's URL search, defined once in its feature without zod: it validates the URL (the route's
+ * `validateSearch`), gives the type (`SearchOf`), the defaults the route strips from the URL and the filters
+ * that key the screen's query (the route's `loaderDeps`, the screen's query). The route tree is on the first
+ * screen, which loads no zod, so the readers below are plain functions; their limits are the contract's own
+ * constants (src/api/values.ts, a module without schemas), and src/routes/-search-contract.test.ts holds every
+ * definition that names its list operation to what the contract accepts. Each reader takes a value as
+ * `parseSearch` (or a navigation) gives it and answers the screen's value; an unreadable value is no filter.
  */
-export type SearchField<T> = (value: unknown) => T;
+export type SearchField<T> = ((value: unknown) => T) & {
+  /** What the reader takes (free text, a comma-joined list): the contract test probes these at their limits. */
+  readonly kind?: 'text' | 'list';
+};
 
-/** One of `values`, else undefined (as `z.enum(values).optional().catch(undefined)`). */
+const withKind = <T>(kind: 'text' | 'list', read: (value: unknown) => T): SearchField<T> =>
+  Object.assign(read, { kind });
+
+/** One of `values`, else undefined. */
 export const oneOf =
   <const T extends readonly string[]>(values: T): SearchField<T[number] | undefined> =>
   (v) =>
     values.includes(v as string) ? (v as T[number]) : undefined;
 
-/** One of `values`, else `fallback` (as `z.enum(values).default(fallback).catch(fallback)`). */
+/** One of `values`, else `fallback`. */
 export const oneOfOr =
   <const T extends readonly string[]>(values: T, fallback: T[number]): SearchField<T[number]> =>
   (v) =>
     values.includes(v as string) ? (v as T[number]) : fallback;
 
 /**
- * A safe integer of at least `min`, else undefined (as `z.number().int().min(min).optional().catch(undefined)`);
- * with `coerce`, any value but undefined is read through `Number()` first, as `z.coerce.number()` does.
+ * A safe integer of at least `min`, else undefined; with `coerce`, any value but undefined or an empty string
+ * is read through `Number()` first (`?time_after=1700000000` written as a string).
  */
 export const integer =
   ({ min = 0, coerce = false }: { min?: number; coerce?: boolean } = {}): SearchField<number | undefined> =>
   (v) => {
-    if (v === undefined) return undefined;
+    if (v === undefined || (coerce && v === '')) return undefined;
     const n = coerce ? Number(v) : v;
     return typeof n === 'number' && Number.isSafeInteger(n) && n >= min ? n : undefined;
   };
 
-/** A string of `min` to `max` characters (matching `pattern`), else undefined. */
-export const text =
-  ({ min = 0, max = Infinity, pattern }: { min?: number; max?: number; pattern?: RegExp } = {}): SearchField<
-    string | undefined
-  > =>
-  (v) =>
-    typeof v === 'string' && v.length >= min && v.length <= max && (!pattern || pattern.test(v)) ? v : undefined;
+/**
+ * A string of `min` to `max` characters (matching `pattern`), else undefined; with `trim`, read trimmed (and
+ * a blank value is no filter).
+ */
+export const text = ({
+  min = 0,
+  max = Infinity,
+  pattern,
+  trim = false,
+}: { min?: number; max?: number; pattern?: RegExp; trim?: boolean } = {}): SearchField<string | undefined> =>
+  withKind('text', (v) => {
+    if (typeof v !== 'string') return undefined;
+    const s = trim ? v.trim() : v;
+    if (trim && !s) return undefined;
+    return s.length >= min && s.length <= max && (!pattern || pattern.test(s)) ? s : undefined;
+  });
 
 /**
  * A comma-joined list (`?status=a,b`; a repeated key or a JSON list is read too): items trimmed, kept once,
- * 1 to 200 characters and among `allowed` when given, joined again; undefined when none is left.
+ * 1 to `max` characters and among `allowed` when given, joined again; undefined when none is left, or when
+ * more than `count` are (the API would refuse the whole filter).
  */
-export const commaList =
-  (allowed?: readonly string[]): SearchField<string | undefined> =>
-  (v) => {
+export const commaList = ({
+  allowed,
+  max = Infinity,
+  count = Infinity,
+}: { allowed?: readonly string[]; max?: number; count?: number } = {}): SearchField<string | undefined> =>
+  withKind('list', (v) => {
     if (v === undefined || v === null || v === '') return undefined;
     const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(','));
     const kept = [...new Set(parts.map((x) => x.trim()))].filter(
-      (x) => x.length > 0 && x.length <= 200 && (!allowed || allowed.includes(x)),
+      (x) => x.length > 0 && x.length <= max && (!allowed || allowed.includes(x)),
     );
-    return kept.length ? kept.join(',') : undefined;
-  };
+    return kept.length && kept.length <= count ? kept.join(',') : undefined;
+  });
 
-/** A route's search validator: `In` is what links may pass (the router's input type), `Out` what the screen reads. */
-export interface SearchValidator<In, Out> {
-  (input: In & SearchSchemaInput): Out;
-  /** The keys it reads. */
-  readonly keys: readonly string[];
+/** The items of a comma-joined list value. */
+export function splitList(value: string | undefined): string[] {
+  return value ? value.split(',').filter(Boolean) : [];
 }
 
+/** Values to a comma-joined list value (each once); undefined when there are none. */
+export function joinList(values: readonly string[]): string | undefined {
+  return values.length ? [...new Set(values)].join(',') : undefined;
+}
+
+type Fields = Record<string, SearchField<unknown>>;
+type Read<F extends Fields> = { [K in keyof F]: ReturnType<F[K]> };
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** What a screen reads: a key whose reader may give undefined is optional. */
+export type SearchOut<F extends Fields> = Simplify<
+  { [K in Exclude<keyof F, OptionalKeys<Read<F>>>]: Read<F>[K] } & { [K in OptionalKeys<Read<F>>]?: Read<F>[K] }
+>;
+
+/** The search a screen's definition gives. */
+export type SearchOf<D> = D extends SearchDefinition<infer Out, unknown> ? Out : never;
+
 /**
- * Reads each key of `shape` from the search; anything else is dropped. As zod's objects do, a key the search
- * holds stays (undefined when unreadable) and a missing one is left out unless its reader gives a default.
+ * A screen's search definition: the route's `validateSearch` as it is (a validator adapter: `types.input` is
+ * what links may pass, every key optional; `parse` reads the URL).
  */
-export function searchValidator<In, Out>(shape: { [K in keyof Out]-?: SearchField<Out[K]> }): SearchValidator<In, Out> {
-  const keys = Object.keys(shape) as Array<keyof Out & string>;
-  const validate = (input: Record<string, unknown>) => {
+export interface SearchDefinition<Out, Filters> {
+  readonly types: { input: { [K in keyof Out]?: Out[K] | undefined }; output: Out };
+  parse(input: unknown): Out;
+  /** The readers, one a key; anything else in the URL is dropped. */
+  readonly fields: { readonly [K in keyof Out]-?: SearchField<Out[K]> };
+  /** Values the URL leaves out (the route's `stripSearchParams`). */
+  readonly defaults: Partial<Out>;
+  /** What keys the screen's query: only what changes the answer, so equal filters give equal keys. */
+  filters(search: Out): Filters;
+  /** The contract's list operation whose query the filters are (`area.verb`), for the contract test. */
+  readonly operation?: string;
+}
+
+const withoutUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/**
+ * Defines a screen's search from its readers. As zod's objects do, a key the search holds stays (undefined
+ * when unreadable) and a missing one is left out unless its reader gives a default.
+ */
+export function defineSearch<const F extends Fields, Filters = SearchOut<F>>(spec: {
+  fields: F;
+  defaults?: Partial<SearchOut<F>>;
+  filters?: (search: SearchOut<F>) => Filters;
+  operation?: string;
+}): SearchDefinition<SearchOut<F>, Filters> {
+  const keys = Object.keys(spec.fields);
+  const parse = (raw: unknown) => {
+    const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const key of keys) {
-      const value = shape[key](input[key]);
+      const value = spec.fields[key]!(input[key]);
       if (value !== undefined || key in input) out[key] = value;
     }
-    return out as Out;
+    return out as SearchOut<F>;
   };
-  return Object.assign(validate, { keys }) as unknown as SearchValidator<In, Out>;
+  const filters = spec.filters ?? ((s: SearchOut<F>) => withoutUndefined(s) as unknown as Filters);
+  // `types` is for the type checker only (the router reads it as a type, never at run time).
+  const types = {} as SearchDefinition<SearchOut<F>, Filters>['types'];
+  return {
+    types,
+    parse,
+    // F is the readers as written; the definition names each by the value it gives (the same functions).
+    fields: spec.fields as unknown as SearchDefinition<SearchOut<F>, Filters>['fields'],
+    defaults: spec.defaults ?? {},
+    filters,
+    ...(spec.operation ? { operation: spec.operation } : {}),
+  };
 }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { OrgId, PageQuery, UnixSeconds, queryArray, queryInt, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
-import { AUDIT_LOG_ORDERS } from '../values';
+import { AUDIT_LOG_LIMITS, AUDIT_LOG_ORDERS } from '../values';
 
 /**
  * Action values the console knows. The spec names the first four ("complete list: not shown"); the others are
@@ -75,7 +75,7 @@ export { AUDIT_LOG_ORDERS, type AuditLogOrder } from '../values';
 /** The largest timestamp accepted in a time bound (31 Dec 9999), so no bound overflows anything downstream. */
 export const MAX_UNIX_SECONDS = 253_402_300_799;
 /** At most this many `action` values in one filter. */
-export const MAX_ACTION_FILTER = 50;
+export const MAX_ACTION_FILTER = AUDIT_LOG_LIMITS.actionsPerFilter;
 
 /**
  * One audit-log entry. `service_user_id` and `user_id` may be absent or null (spec); the names are strings
@@ -98,11 +98,15 @@ const TimeBound = (name: string) => queryInt({ min: 0, max: MAX_UNIX_SECONDS, na
 
 const ActionName = z
   .string()
-  .max(100, 'an action value is at most 100 characters')
+  .max(AUDIT_LOG_LIMITS.action, `an action value is at most ${AUDIT_LOG_LIMITS.action} characters`)
   .regex(/^[A-Za-z0-9_.:-]+$/, 'an action value is a name such as create_session (letters, digits, _ . : -)');
 
 const PrincipalId = (name: string) =>
-  z.string().min(1, `${name} must not be empty`).max(200, `${name} is at most 200 characters`).optional();
+  z
+    .string()
+    .min(1, `${name} must not be empty`)
+    .max(AUDIT_LOG_LIMITS.principalId, `${name} is at most ${AUDIT_LOG_LIMITS.principalId} characters`)
+    .optional();
 
 /** The query of both audit-log lists. */
 export const AuditLogQuery = z

@@ -11,20 +11,15 @@ import { OrgId, PageQuery, UnixSeconds, queryArray } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
-export const FINDING_SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
-export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+import { CODE_SCAN_LIMITS, FINDING_SEVERITIES, FINDING_STATUSES } from '../values';
 
-export const FINDING_STATUSES = ['open', 'dismissed', 'resolved'] as const;
-export type FindingStatus = (typeof FINDING_STATUSES)[number];
-
-export const CODE_SCAN_LIMITS = {
-  id: 200,
-  /** Values per array filter. */
-  filterValues: 100,
-  repository: 300,
-  /** Findings remediated from one selection in the console (one call each). */
-  remediateSelection: 50,
-} as const;
+export {
+  CODE_SCAN_LIMITS,
+  FINDING_SEVERITIES,
+  FINDING_STATUSES,
+  type FindingSeverity,
+  type FindingStatus,
+} from '../values';
 
 /** One code snippet of a finding: where it is and what the scanner says about it. */
 export const CodeSnippet = z.looseObject({

@@ -9,19 +9,17 @@
 import { z } from 'zod';
 import { OrgId, PageQuery, UnixSeconds, queryArray, queryInt, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
-import { AUDIT_LOG_ORDERS } from '../values';
+import { AUDIT_LOG_ORDERS, GUARDRAIL_ACTIONS, GUARDRAIL_ID_MAX as ID_MAX } from '../values';
 import { defineOperations } from './define';
 
 /** `action_taken` values: what the platform did when a guardrail fired, mildest first. */
-export const GUARDRAIL_ACTIONS = ['log_only', 'warn_user', 'block_message', 'kill_session'] as const;
-export type GuardrailAction = (typeof GUARDRAIL_ACTIONS)[number];
+export { GUARDRAIL_ACTIONS, type GuardrailAction } from '../values';
 
 /** `order` of the violation lists (the audit logs' values: `asc`, `desc`; default `desc`). */
 export const VIOLATION_ORDERS = AUDIT_LOG_ORDERS;
 
 /** The largest timestamp accepted in a time bound (31 Dec 9999). */
 const MAX_UNIX_SECONDS = 253_402_300_799;
-const ID_MAX = 200;
 
 /** One violation (api-facts), plus the guardrail's type, which the spec says entries carry. */
 export const GuardrailViolation = z.looseObject({

@@ -9,21 +9,10 @@ import { After, First, OrgId, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
-export const PLAYBOOK_ACCESS_TYPES = ['enterprise', 'org'] as const;
-export type PlaybookAccessType = (typeof PLAYBOOK_ACCESS_TYPES)[number];
+import { PLAYBOOK_ACCESS_TYPES, PLAYBOOK_LIMITS } from '../values';
 
-/**
- * Limits on a playbook's fields. The reference gives the macro's form and a 64 KB cap on the structured-output
- * schema; the other sizes are the console's own, so that nothing unbounded is accepted.
- */
-export const PLAYBOOK_LIMITS = {
-  title: 200,
-  body: 100_000,
-  macro: 64,
-  /** Bytes of the JSON structured-output schema (vendor: "Max 64KB"). */
-  structuredOutputSchema: 65_536,
-  search: 200,
-} as const;
+export { PLAYBOOK_ACCESS_TYPES, PLAYBOOK_LIMITS };
+export type PlaybookAccessType = (typeof PLAYBOOK_ACCESS_TYPES)[number];
 
 /** `!` then letters, digits, `_` or `-` (vendor: "Must start with '!' followed by one or more …"). */
 export const PLAYBOOK_MACRO_PATTERN = /^![A-Za-z0-9_-]+$/;

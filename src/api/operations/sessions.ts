@@ -58,26 +58,9 @@ export const PR_STATES = ['open', 'closed', 'merged'] as const;
 
 export const INSIGHT_SESSION_SIZES = ['xs', 's', 'm', 'l', 'xl'] as const;
 
-/**
- * Limits. `session_secrets` key and value lengths are the vendor's; the spec shows no maximum prompt size, so
- * the others are the console's own, generous enough for real use, so that nothing unbounded is accepted.
- */
-export const SESSION_LIMITS = {
-  prompt: 100_000,
-  title: 200,
-  message: 100_000,
-  tag: 64,
-  tags: 50,
-  secretKey: 256,
-  secretValue: 65_536,
-  secrets: 50,
-  sessionLinks: 20,
-  sessionLink: 2_048,
-  id: 200,
-  idList: 200,
-  /** `session_ids` filter: enough for every row a screen shows at once. */
-  sessionIdsFilter: 500,
-} as const;
+import { SESSION_LIMITS } from '../values';
+
+export { SESSION_LIMITS };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -303,7 +286,7 @@ export const SessionListQuery = z.object({
   service_user_ids: queryArray(z.string().max(SESSION_LIMITS.id)),
   repo_names: queryArray(z.string().max(SESSION_LIMITS.id)),
   is_archived: QueryBoolean.optional(),
-  status: queryArray(z.string().min(1).max(64)),
+  status: queryArray(z.string().min(1).max(SESSION_LIMITS.status)),
 });
 export type SessionListQuery = z.input<typeof SessionListQuery>;
 

@@ -7,8 +7,9 @@ import { After, First, OrgId, QueryBoolean, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
-export const SNAPSHOT_BUILD_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-export type SnapshotBuildStatus = (typeof SNAPSHOT_BUILD_STATUSES)[number];
+import { SNAPSHOT_BUILD_STATUSES } from '../values';
+
+export { SNAPSHOT_BUILD_STATUSES, type SnapshotBuildStatus } from '../values';
 /** Statuses of a build that has not finished: the console refreshes while any is shown. */
 export const IN_FLIGHT_BUILD_STATUSES: readonly string[] = ['pending', 'running'];
 

@@ -4,8 +4,9 @@
  *
  * Bounds follow the contract: `time_after` inclusive, `time_before` exclusive.
  */
-import { z } from 'zod';
-import { AUDIT_LOG_ORDERS, type AuditLogOrder } from '@/api/values';
+import type { AuditLogFilters, AuditLogSearch } from './route-search';
+
+export { AuditLogSearch, RANGES, toFilters, type AuditLogFilters, type Range } from './route-search';
 
 export const RANGE_PRESETS = {
   '1h': { label: 'Last hour', seconds: 3_600 },
@@ -14,30 +15,6 @@ export const RANGE_PRESETS = {
   '30d': { label: 'Last 30 days', seconds: 30 * 86_400 },
 } as const;
 export type RangePreset = keyof typeof RANGE_PRESETS;
-export const RANGES = ['all', '1h', '24h', '7d', '30d', 'custom'] as const;
-export type Range = (typeof RANGES)[number];
-
-const optionalInt = z.number().int().nonnegative().optional().catch(undefined);
-const optionalId = z.string().min(1).max(200).optional().catch(undefined);
-
-/** The search params of `/audit-logs`; anything unreadable falls back to the default instead of failing. */
-export const AuditLogSearch = z.object({
-  range: z.enum(RANGES).default('all').catch('all'),
-  /** Custom range only: inclusive start, Unix seconds. */
-  time_after: optionalInt,
-  /** Custom range only: exclusive end, Unix seconds. */
-  time_before: optionalInt,
-  order: z.enum(AUDIT_LOG_ORDERS).default('desc').catch('desc'),
-  action: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,100}$/)
-    .optional()
-    .catch(undefined),
-  service_user_id: optionalId,
-  user_id: optionalId,
-  org_id: z.string().startsWith('org-').optional().catch(undefined),
-});
-export type AuditLogSearch = z.infer<typeof AuditLogSearch>;
 
 /** The search to put in the URL: defaults and a custom range's bounds outside a custom range left out. */
 export function toUrlSearch(s: AuditLogSearch): AuditLogSearch {
@@ -50,32 +27,6 @@ export function toUrlSearch(s: AuditLogSearch): AuditLogSearch {
   }
   for (const k of Object.keys(out) as Array<keyof AuditLogSearch>) if (out[k] === undefined) delete out[k];
   return out as AuditLogSearch;
-}
-
-/** The filters one list (and one export) runs with: the search without presentation-only state. */
-export interface AuditLogFilters {
-  range: Range;
-  time_after?: number;
-  time_before?: number;
-  order: AuditLogOrder;
-  action?: string;
-  service_user_id?: string;
-  user_id?: string;
-  org_id?: string;
-}
-
-/** Keeps only what changes the query, so equal filters give equal query keys. */
-export function toFilters(s: AuditLogSearch): AuditLogFilters {
-  const f: AuditLogFilters = { range: s.range, order: s.order };
-  if (s.range === 'custom') {
-    if (s.time_after !== undefined) f.time_after = s.time_after;
-    if (s.time_before !== undefined) f.time_before = s.time_before;
-  }
-  if (s.action) f.action = s.action;
-  if (s.service_user_id) f.service_user_id = s.service_user_id;
-  if (s.user_id) f.user_id = s.user_id;
-  if (s.org_id) f.org_id = s.org_id;
-  return f;
 }
 
 /** Concrete bounds a list was fetched with, and when they were resolved. */

@@ -2,39 +2,23 @@
  * The findings screen's filters as they live in the URL (severity, status, repository, organization): lists are
  * comma-joined (`?severity=critical,high`); unknown values are dropped rather than sent (the API answers 422).
  */
-import { z } from 'zod';
-import { FINDING_SEVERITIES, FINDING_STATUSES, type FindingsQuery } from '@/api/operations/code-scans';
+import type { FindingsQuery } from '@/api/operations/code-scans';
+import { CODE_SCAN_LIMITS, FINDING_SEVERITIES, FINDING_STATUSES } from '@/api/values';
+import { commaList, defineSearch, splitList, text, type SearchOut } from '@/lib/search-params';
 
-const csvOf = (allowed: readonly string[] | null) =>
-  z
-    .preprocess((v) => {
-      if (v === undefined || v === null || v === '') return undefined;
-      const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(','));
-      const clean = [...new Set(parts.map((x) => x.trim()))].filter(
-        (x) => x.length > 0 && x.length <= 200 && (!allowed || allowed.includes(x)),
-      );
-      return clean.length ? clean.join(',') : undefined;
-    }, z.string().optional())
-    .catch(undefined);
+export { joinList, splitList } from '@/lib/search-params';
 
-export const FindingsSearch = z.object({
-  severity: csvOf(FINDING_SEVERITIES),
-  status: csvOf(FINDING_STATUSES),
-  repository: z
-    .preprocess((v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined), z.string().max(300).optional())
-    .catch(undefined),
+const list = (allowed?: readonly string[]) =>
+  commaList({ ...(allowed ? { allowed } : {}), max: CODE_SCAN_LIMITS.id, count: CODE_SCAN_LIMITS.filterValues });
+
+const fields = {
+  severity: list(FINDING_SEVERITIES),
+  status: list(FINDING_STATUSES),
+  repository: text({ trim: true, max: CODE_SCAN_LIMITS.repository }),
   /** Organization ids, comma-joined. */
-  org: csvOf(null),
-});
-export type FindingsSearch = z.infer<typeof FindingsSearch>;
-
-export function splitList(value: string | undefined): string[] {
-  return value ? value.split(',').filter(Boolean) : [];
-}
-
-export function joinList(values: readonly string[]): string | undefined {
-  return values.length ? [...new Set(values)].join(',') : undefined;
-}
+  org: list(),
+};
+export type FindingsSearch = SearchOut<typeof fields>;
 
 export type FindingFilters = Omit<FindingsQuery, 'first' | 'after'>;
 
@@ -49,6 +33,8 @@ export function toFilters(s: FindingsSearch): FindingFilters {
   if (orgs.length) f.org_ids = orgs;
   return f;
 }
+
+export const FindingsSearch = defineSearch({ operation: 'codeScans.findings.list', fields, filters: toFilters });
 
 export function hasFilters(s: FindingsSearch): boolean {
   return Object.values(s).some((v) => v !== undefined);

@@ -3,8 +3,10 @@
  * and the pure helpers that turn it into the API's query: presets resolved to Unix-second bounds (`time_after`
  * inclusive, `time_before` exclusive, as the contract says).
  */
-import { z } from 'zod';
-import { GUARDRAIL_ACTIONS, VIOLATION_ORDERS, type GuardrailAction } from '@/api/operations/guardrails';
+import type { GuardrailAction } from '@/api/values';
+import type { ViolationFilters, ViolationSearch } from './route-search';
+
+export { RANGES, toFilters, ViolationSearch, type Range, type ViolationFilters } from './route-search';
 
 export const RANGE_PRESETS = {
   '24h': { label: 'Last 24 hours', seconds: 86_400 },
@@ -12,33 +14,6 @@ export const RANGE_PRESETS = {
   '30d': { label: 'Last 30 days', seconds: 30 * 86_400 },
   '90d': { label: 'Last 90 days', seconds: 90 * 86_400 },
 } as const;
-export const RANGES = ['all', '24h', '7d', '30d', '90d', 'custom'] as const;
-export type Range = (typeof RANGES)[number];
-
-const optionalInt = z.coerce.number().int().nonnegative().optional().catch(undefined);
-const optionalId = z
-  .preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().min(1).max(200))
-  .optional()
-  .catch(undefined);
-
-export const ViolationSearch = z.object({
-  guardrail: optionalId,
-  action: z.enum(GUARDRAIL_ACTIONS).optional().catch(undefined),
-  session: optionalId,
-  range: z.enum(RANGES).default('all').catch('all'),
-  /** Custom range: inclusive start, Unix seconds. */
-  time_after: optionalInt,
-  /** Custom range: exclusive end, Unix seconds. */
-  time_before: optionalInt,
-  order: z.enum(VIOLATION_ORDERS).default('desc').catch('desc'),
-  /** `table`: the chart's text alternative instead of the chart. */
-  chart: z.enum(['chart', 'table']).default('chart').catch('chart'),
-});
-export type ViolationSearch = z.infer<typeof ViolationSearch>;
-
-/** Defaults stripped from the URL by the routes. */
-export const VIOLATION_SEARCH_DEFAULTS = { range: 'all', order: 'desc', chart: 'chart' } as const;
-
 /** Defaults and a custom range's bounds outside a custom range left out, so the URL stays short. */
 export function toUrlSearch(s: ViolationSearch): ViolationSearch {
   const out: Partial<ViolationSearch> = { ...s };
@@ -48,29 +23,6 @@ export function toUrlSearch(s: ViolationSearch): ViolationSearch {
   }
   for (const k of Object.keys(out) as Array<keyof ViolationSearch>) if (out[k] === undefined) delete out[k];
   return out as ViolationSearch;
-}
-
-/** What one list (and its chart and export) runs with. */
-export interface ViolationFilters {
-  guardrail_id?: string;
-  action?: GuardrailAction;
-  session_id?: string;
-  range: Range;
-  time_after?: number;
-  time_before?: number;
-  order: 'asc' | 'desc';
-}
-
-export function toFilters(s: ViolationSearch): ViolationFilters {
-  const f: ViolationFilters = { range: s.range, order: s.order };
-  if (s.guardrail) f.guardrail_id = s.guardrail;
-  if (s.action) f.action = s.action;
-  if (s.session) f.session_id = s.session;
-  if (s.range === 'custom') {
-    if (s.time_after !== undefined) f.time_after = s.time_after;
-    if (s.time_before !== undefined) f.time_before = s.time_before;
-  }
-  return f;
 }
 
 export function hasFilters(s: ViolationSearch): boolean {

@@ -1,20 +1,20 @@
-/** The knowledge list's URL search parameters: every filter lives in the URL, so links can be shared. */
-import { z } from 'zod';
+/** The knowledge lists' URL search: every filter lives in the URL, so links can be shared. */
 import { NOTE_ACCESS_TYPES } from '@/api/values';
+import { defineSearch, oneOf, text, type SearchOf } from '@/lib/search-params';
 
-const text = z
-  .string()
-  .transform((s) => s.trim() || undefined)
-  .optional()
-  .catch(undefined);
+const filter = text({ trim: true });
 
-export const NotesSearch = z.object({
-  search: text,
-  folder_path: text,
-  pinned_repo: text,
-  access_type: z.enum(NOTE_ACCESS_TYPES).optional().catch(undefined),
+/** The organization's list holds the organization's org notes only: no access_type filter. */
+export const OrgNotesSearch = defineSearch({
+  operation: 'knowledge.list',
+  fields: { search: filter, folder_path: filter, pinned_repo: filter },
 });
-export type NotesSearch = z.infer<typeof NotesSearch>;
+
+export const NotesSearch = defineSearch({
+  operation: 'knowledge.enterprise.list',
+  fields: { ...OrgNotesSearch.fields, access_type: oneOf(NOTE_ACCESS_TYPES) },
+});
+export type NotesSearch = SearchOf<typeof NotesSearch>;
 
 /** Drops empty filters so the URL stays short. */
 export function cleanFilters<T extends object>(f: T): Partial<T> {

@@ -2,64 +2,22 @@
  * The URL search parameters of the members, service-user and access screens (every filter lives in the URL,
  * so a link can be shared), and what the member filters mean for one user.
  */
-import { z } from 'zod';
 import type { User } from '@/api/operations/members';
+import { isWholeAddress, type MembersSearch } from './route-search';
 
-const text = z
-  .preprocess((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : undefined), z.string())
-  .transform((s) => (s ? s.slice(0, 300) : undefined))
-  .optional()
-  .catch(undefined);
-
-const flag = z
-  .preprocess((v) => (v === true || v === 'true' ? 'true' : undefined), z.literal('true').optional())
-  .catch(undefined);
-
-export const MembersSearch = z.object({
-  /** Part of an address or a name; a whole address is looked up by the API. */
-  q: text,
-  /** A role id: members holding it (directly or through an IdP group). */
-  role: text,
-  /** Enterprise list: members with a role in this organization. */
-  org: text,
-});
-export type MembersSearch = z.infer<typeof MembersSearch>;
-
-export const OrgMembersSearch = MembersSearch.omit({ org: true }).extend({
-  /** `idp`: the members who belong through IdP groups. */
-  via: z.enum(['direct', 'idp']).optional().catch(undefined),
-});
-export type OrgMembersSearch = z.infer<typeof OrgMembersSearch>;
-
-export const ServiceUsersSearch = z.object({
-  /** Also expired and deleted service users. */
-  inactive: flag,
-});
-export type ServiceUsersSearch = z.infer<typeof ServiceUsersSearch>;
-
-export const AccessSearch = z.object({
-  view: z.enum(['principal', 'permission']).optional().catch(undefined),
-  /** `user:<id>` or `service_user:<id>`. */
-  principal: text,
-  permission: text,
-  /** An organization id; absent: the enterprise level. */
-  org: text,
-});
-export type AccessSearch = z.infer<typeof AccessSearch>;
+export {
+  AccessSearch,
+  apiEmail,
+  isWholeAddress,
+  MembersSearch,
+  OrgMembersSearch,
+  RolesSearch,
+  ServiceUsersSearch,
+} from './route-search';
 
 /** Drops empty values so the URL stays short. */
 export function clean<T extends object>(search: T): T {
   return Object.fromEntries(Object.entries(search).filter(([, v]) => v !== undefined && v !== '')) as T;
-}
-
-/** A whole email address: looked up by the API (exact, any letter case) rather than filtered in the browser. */
-export function isWholeAddress(q: string | undefined): q is string {
-  return !!q && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(q);
-}
-
-/** The `email` the API filters by, from the search box. */
-export function apiEmail(search: { q?: string | undefined }): string | undefined {
-  return isWholeAddress(search.q) ? search.q.toLowerCase() : undefined;
 }
 
 /** Whether the filters need every page (they narrow the loaded rows in the browser). */

@@ -2,7 +2,7 @@
  * The usage screens' URL state: a range preset (`?range=30d`). Only presets exist, so the picker cannot ask for
  * a range the API would refuse. Without zod: route files read it at start.
  */
-import { RANGE_PRESETS, type RangePreset } from '@/api/billing-day';
+import { RANGE_PRESETS, type RangePreset } from '@/api/values';
 import { defineSearch, oneOf, type SearchOf } from '@/lib/search-params';
 
 export const DEFAULT_PRESET: RangePreset = '30d';

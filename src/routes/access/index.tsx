@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { everyServiceUserQueryOptions, everyUserQueryOptions, rolesQueryOptions } from '@/features/members/api';
 import { AccessScreen } from '@/features/members/access-screen';
+import { AccessSearch } from '@/features/members/route-search';
 import { clean } from '@/features/members/search';
-import { accessSearch } from '../-search';
 
 export const Route = createFileRoute('/access/')({
-  validateSearch: accessSearch,
+  validateSearch: AccessSearch,
   loader: ({ context }) => {
     const qc = context.queryClient;
     void qc.query(everyUserQueryOptions()).catch(() => undefined);

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { hypervisorsInfiniteQueryOptions, queueQueryOptions } from '@/features/capacity/api';
 import { CapacityScreen } from '@/features/capacity/capacity-screen';
-import { capacitySearch } from '../-search';
+import { CapacitySearch } from '@/features/capacity/search';
 
 export const Route = createFileRoute('/capacity/')({
-  validateSearch: capacitySearch,
-  loaderDeps: ({ search }) => ({ status: search.status ?? 'available' }),
+  validateSearch: CapacitySearch,
+  loaderDeps: ({ search }) => CapacitySearch.filters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.query(queueQueryOptions()).catch(() => undefined);
     void context.queryClient.infiniteQuery(hypervisorsInfiniteQueryOptions(deps.status)).catch(() => undefined);

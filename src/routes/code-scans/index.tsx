@@ -1,12 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { findingsInfiniteQueryOptions, scansQueryOptions } from '@/features/code-scans/api';
 import { FindingsScreen } from '@/features/code-scans/findings-screen';
-import { clean, type FindingsSearch } from '@/features/code-scans/search';
-import { findingFilters, findingsSearch } from '../-search';
+import { clean, FindingsSearch } from '@/features/code-scans/search';
 
 export const Route = createFileRoute('/code-scans/')({
-  validateSearch: findingsSearch,
-  loaderDeps: ({ search }) => findingFilters(search),
+  validateSearch: FindingsSearch,
+  loaderDeps: ({ search }) => FindingsSearch.filters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.infiniteQuery(findingsInfiniteQueryOptions(deps)).catch(() => undefined);
     void context.queryClient.query(scansQueryOptions()).catch(() => undefined);

@@ -1,13 +1,13 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { ENTERPRISE, guardrailsQueryOptions, violationsInfiniteQueryOptions } from '@/features/guardrails/api';
-import { toUrlSearch, type ViolationSearch } from '@/features/guardrails/search';
-import { VIOLATION_DEFAULTS, violationFilters, violationSearch } from '../-search';
+import { ViolationSearch } from '@/features/guardrails/route-search';
+import { toUrlSearch } from '@/features/guardrails/search';
 import { ViolationsScreen } from '@/features/guardrails/violations-screen';
 
 export const Route = createFileRoute('/guardrails/')({
-  validateSearch: violationSearch,
-  search: { middlewares: [stripSearchParams(VIOLATION_DEFAULTS)] },
-  loaderDeps: ({ search }) => violationFilters(search),
+  validateSearch: ViolationSearch,
+  search: { middlewares: [stripSearchParams(ViolationSearch.defaults)] },
+  loaderDeps: ({ search }) => ViolationSearch.filters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.infiniteQuery(violationsInfiniteQueryOptions(ENTERPRISE, deps)).catch(() => undefined);
     void context.queryClient.query(guardrailsQueryOptions()).catch(() => undefined);

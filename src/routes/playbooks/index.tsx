@@ -1,18 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { playbooksInfiniteQueryOptions, type PlaybookScope } from '@/features/playbooks/api';
 import { PlaybooksScreen } from '@/features/playbooks/playbooks-screen';
-import { cleanPlaybookFilters } from '@/features/playbooks/search';
-import { playbooksSearch } from '../-search';
+import { PlaybooksSearch, cleanPlaybookFilters } from '@/features/playbooks/search';
 
 const scope: PlaybookScope = { kind: 'enterprise' };
 
 export const Route = createFileRoute('/playbooks/')({
-  validateSearch: playbooksSearch,
-  loaderDeps: ({ search }) => search,
+  validateSearch: PlaybooksSearch,
+  loaderDeps: ({ search }) => PlaybooksSearch.filters(search),
   loader: ({ context, deps }) =>
-    void context.queryClient
-      .infiniteQuery(playbooksInfiniteQueryOptions(scope, cleanPlaybookFilters(deps)))
-      .catch(() => undefined),
+    void context.queryClient.infiniteQuery(playbooksInfiniteQueryOptions(scope, deps)).catch(() => undefined),
   component: function EnterprisePlaybooksRoute() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { rolesQueryOptions } from '@/features/members/api';
 import { RolesScreen } from '@/features/members/roles-screen';
-import { rolesSearch } from '../-search';
+import { RolesSearch } from '@/features/members/route-search';
 
 export const Route = createFileRoute('/roles/')({
-  validateSearch: rolesSearch,
+  validateSearch: RolesSearch,
   loader: ({ context }) => void context.queryClient.query(rolesQueryOptions()).catch(() => undefined),
   component: function RolesRoute() {
     const { view } = Route.useSearch();

@@ -1,13 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { rolesQueryOptions, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
-import { serviceUsersSearch } from '../-search';
+import { ServiceUsersSearch } from '@/features/members/route-search';
 import { ServiceUsersScreen } from '@/features/members/service-users-screen';
 
 const scope = { kind: 'enterprise' } as const;
 
 export const Route = createFileRoute('/service-users/')({
-  validateSearch: serviceUsersSearch,
-  loaderDeps: ({ search }) => ({ inactive: search.inactive === 'true' }),
+  validateSearch: ServiceUsersSearch,
+  loaderDeps: ({ search }) => ServiceUsersSearch.filters(search),
   loader: ({ context, deps }) => {
     void context.queryClient
       .infiniteQuery(serviceUsersInfiniteQueryOptions(scope, deps.inactive))

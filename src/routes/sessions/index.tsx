@@ -3,21 +3,15 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { ENTERPRISE_SCOPE, sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import type { SessionSearch } from '@/features/sessions/filters';
-import { firstPageBriefly, toListFilters } from '@/features/sessions/list-query';
-import { sessionSearch } from '../-search';
+import { firstPageBriefly } from '@/features/sessions/list-query';
+import { SessionSearch } from '@/features/sessions/search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/sessions/')({
-  validateSearch: sessionSearch,
-  loaderDeps: ({ search }) => ({ search }),
+  validateSearch: SessionSearch,
+  loaderDeps: ({ search }) => SessionSearch.filters(search),
   loader: ({ context, deps, cause }) =>
-    firstPageBriefly(
-      context.queryClient.infiniteQuery(
-        sessionsInfiniteQueryOptions(ENTERPRISE_SCOPE, toListFilters(deps.search, 'enterprise')),
-      ),
-      cause,
-    ),
+    firstPageBriefly(context.queryClient.infiniteQuery(sessionsInfiniteQueryOptions(ENTERPRISE_SCOPE, deps)), cause),
   component: function EnterpriseSessionsRoute() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();

@@ -1,15 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { presetRange } from '@/api/billing-day';
 import { cyclesQueryOptions, dailyConsumptionQueryOptions } from '@/features/usage/api';
-import { cleanUsageSearch, needsCycles } from '@/features/usage/search';
-import { DEFAULT_USAGE_PRESET, usageSearch } from '../-search';
+import { cleanUsageSearch, DEFAULT_PRESET, needsCycles, UsageSearch } from '@/features/usage/search';
 import { UsageDashboard } from '@/features/usage/usage-dashboard';
 
 const scope = { kind: 'enterprise' } as const;
 
 export const Route = createFileRoute('/usage/')({
-  validateSearch: usageSearch,
-  loaderDeps: ({ search }) => ({ preset: search.range ?? DEFAULT_USAGE_PRESET }),
+  validateSearch: UsageSearch,
+  loaderDeps: ({ search }) => UsageSearch.filters(search),
   loader: ({ context, deps }) => {
     void context.queryClient.query(cyclesQueryOptions()).catch(() => undefined);
     if (!needsCycles(deps.preset)) {
@@ -23,7 +22,7 @@ export const Route = createFileRoute('/usage/')({
     return (
       <UsageDashboard
         scope={scope}
-        preset={search.range ?? DEFAULT_USAGE_PRESET}
+        preset={search.range ?? DEFAULT_PRESET}
         onPresetChange={(range) => void navigate({ search: cleanUsageSearch({ range }) })}
       />
     );

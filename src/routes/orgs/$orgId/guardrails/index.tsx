@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { guardrailsQueryOptions, violationsInfiniteQueryOptions } from '@/features/guardrails/api';
-import { toUrlSearch, type ViolationSearch } from '@/features/guardrails/search';
-import { VIOLATION_DEFAULTS, violationFilters, violationSearch } from '../../../-search';
+import { ViolationSearch } from '@/features/guardrails/route-search';
+import { toUrlSearch } from '@/features/guardrails/search';
 import { ViolationsScreen } from '@/features/guardrails/violations-screen';
 import { organizationQueryOptions } from '@/lib/organizations';
 
 export const Route = createFileRoute('/orgs/$orgId/guardrails/')({
-  validateSearch: violationSearch,
-  search: { middlewares: [stripSearchParams(VIOLATION_DEFAULTS)] },
-  loaderDeps: ({ search }) => violationFilters(search),
+  validateSearch: ViolationSearch,
+  search: { middlewares: [stripSearchParams(ViolationSearch.defaults)] },
+  loaderDeps: ({ search }) => ViolationSearch.filters(search),
   loader: ({ context, deps, params }) => {
     void context.queryClient.infiniteQuery(violationsInfiniteQueryOptions(params.orgId, deps)).catch(() => undefined);
     void context.queryClient.query(guardrailsQueryOptions()).catch(() => undefined);

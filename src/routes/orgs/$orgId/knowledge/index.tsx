@@ -2,16 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { notesInfiniteQueryOptions } from '@/features/knowledge/api';
 import { NotesScreen } from '@/features/knowledge/notes-screen';
-import { cleanFilters } from '@/features/knowledge/search';
+import { OrgNotesSearch, cleanFilters } from '@/features/knowledge/search';
 import { organizationQueryOptions } from '@/lib/organizations';
-import { orgNotesSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/knowledge/')({
-  validateSearch: orgNotesSearch,
-  loaderDeps: ({ search }) => search,
+  validateSearch: OrgNotesSearch,
+  loaderDeps: ({ search }) => OrgNotesSearch.filters(search),
   loader: ({ context, deps, params }) =>
     void context.queryClient
-      .infiniteQuery(notesInfiniteQueryOptions({ kind: 'org', orgId: params.orgId }, cleanFilters(deps)))
+      .infiniteQuery(notesInfiniteQueryOptions({ kind: 'org', orgId: params.orgId }, deps))
       .catch(() => undefined),
   component: function OrgNotesRoute() {
     const { orgId } = Route.useParams();

@@ -5,12 +5,12 @@ import {
   rolesQueryOptions,
 } from '@/features/members/api';
 import { MembersScreen } from '@/features/members/members-screen';
+import { OrgMembersSearch } from '@/features/members/route-search';
 import { clean } from '@/features/members/search';
-import { memberEmail, orgMembersSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/members/')({
-  validateSearch: orgMembersSearch,
-  loaderDeps: ({ search }) => ({ email: memberEmail(search), via: search.via }),
+  validateSearch: OrgMembersSearch,
+  loaderDeps: ({ search }) => OrgMembersSearch.filters(search),
   loader: ({ context, deps, params }) => {
     const { orgId } = params;
     void (

@@ -2,16 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { playbooksInfiniteQueryOptions } from '@/features/playbooks/api';
 import { PlaybooksScreen } from '@/features/playbooks/playbooks-screen';
-import { cleanPlaybookFilters } from '@/features/playbooks/search';
+import { OrgPlaybooksSearch, cleanPlaybookFilters } from '@/features/playbooks/search';
 import { organizationQueryOptions } from '@/lib/organizations';
-import { orgPlaybooksSearch } from '../../../-search';
 
 export const Route = createFileRoute('/orgs/$orgId/playbooks/')({
-  validateSearch: orgPlaybooksSearch,
-  loaderDeps: ({ search }) => search,
+  validateSearch: OrgPlaybooksSearch,
+  loaderDeps: ({ search }) => OrgPlaybooksSearch.filters(search),
   loader: ({ context, deps, params }) =>
     void context.queryClient
-      .infiniteQuery(playbooksInfiniteQueryOptions({ kind: 'org', orgId: params.orgId }, cleanPlaybookFilters(deps)))
+      .infiniteQuery(playbooksInfiniteQueryOptions({ kind: 'org', orgId: params.orgId }, deps))
       .catch(() => undefined),
   component: function OrgPlaybooksRoute() {
     const { orgId } = Route.useParams();

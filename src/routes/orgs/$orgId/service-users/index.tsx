@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { rolesQueryOptions, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
-import { serviceUsersSearch } from '../../../-search';
+import { ServiceUsersSearch } from '@/features/members/route-search';
 import { ServiceUsersScreen } from '@/features/members/service-users-screen';
 
 export const Route = createFileRoute('/orgs/$orgId/service-users/')({
-  validateSearch: serviceUsersSearch,
-  loaderDeps: ({ search }) => ({ inactive: search.inactive === 'true' }),
+  validateSearch: ServiceUsersSearch,
+  loaderDeps: ({ search }) => ServiceUsersSearch.filters(search),
   loader: ({ context, deps, params }) => {
     void context.queryClient
       .infiniteQuery(serviceUsersInfiniteQueryOptions({ kind: 'org', orgId: params.orgId }, deps.inactive))

@@ -2,19 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { organizationQueryOptions } from '@/lib/organizations';
 import { sessionsInfiniteQueryOptions } from '@/features/sessions/api';
-import type { SessionSearch } from '@/features/sessions/filters';
-import { firstPageBriefly, toListFilters } from '@/features/sessions/list-query';
-import { sessionSearch } from '../../../-search';
+import { firstPageBriefly } from '@/features/sessions/list-query';
+import { OrgSessionSearch, type SessionSearch } from '@/features/sessions/search';
 import { SessionsList } from '@/features/sessions/sessions-list';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/')({
-  validateSearch: sessionSearch,
-  loaderDeps: ({ search }) => ({ search }),
+  validateSearch: OrgSessionSearch,
+  loaderDeps: ({ search }) => OrgSessionSearch.filters(search),
   loader: ({ context, params, deps, cause }) =>
-    firstPageBriefly(
-      context.queryClient.infiniteQuery(sessionsInfiniteQueryOptions(params.orgId, toListFilters(deps.search, 'org'))),
-      cause,
-    ),
+    firstPageBriefly(context.queryClient.infiniteQuery(sessionsInfiniteQueryOptions(params.orgId, deps)), cause),
   component: function OrgSessionsRoute() {
     const { orgId } = Route.useParams();
     const search = Route.useSearch();

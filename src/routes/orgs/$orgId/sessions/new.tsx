@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { playbookChoicesQueryOptions, usePlaybookOptions } from '@/features/playbooks/api';
 import { CreateSessionForm } from '@/features/sessions/create-session-form';
-import { newSessionSearch } from '../../../-search';
+import { NewSessionSearch } from '@/features/sessions/search';
 
 export const Route = createFileRoute('/orgs/$orgId/sessions/new')({
-  validateSearch: newSessionSearch,
+  validateSearch: NewSessionSearch,
   loader: ({ context, params }) =>
     void context.queryClient.query(playbookChoicesQueryOptions(params.orgId)).catch(() => undefined),
   component: function NewSessionRoute() {

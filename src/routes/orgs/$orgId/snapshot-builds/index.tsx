@@ -1,18 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { buildsInfiniteQueryOptions, type BuildFilters } from '@/features/snapshot-builds/api';
+import { buildsInfiniteQueryOptions } from '@/features/snapshot-builds/api';
 import { BuildsScreen } from '@/features/snapshot-builds/builds-screen';
 import { organizationQueryOptions } from '@/lib/organizations';
-import { buildsSearch } from '../../../-search';
-
-const filtersOf = (s: { status?: BuildFilters['status']; active?: boolean }): BuildFilters => ({
-  ...(s.status ? { status: s.status } : {}),
-  ...(s.active ? { active: true } : {}),
-});
+import { BuildsSearch } from '@/features/snapshot-builds/search';
 
 export const Route = createFileRoute('/orgs/$orgId/snapshot-builds/')({
-  validateSearch: buildsSearch,
-  loaderDeps: ({ search }) => filtersOf(search),
+  validateSearch: BuildsSearch,
+  loaderDeps: ({ search }) => BuildsSearch.filters(search),
   loader: ({ context, deps, params }) =>
     void context.queryClient.infiniteQuery(buildsInfiniteQueryOptions(params.orgId, deps)).catch(() => undefined),
   component: function SnapshotBuildsRoute() {
@@ -24,8 +19,8 @@ export const Route = createFileRoute('/orgs/$orgId/snapshot-builds/')({
       <BuildsScreen
         orgId={orgId}
         orgName={org.data?.name}
-        filters={filtersOf(search)}
-        onFiltersChange={(next) => void navigate({ search: filtersOf(next) })}
+        filters={BuildsSearch.filters(search)}
+        onFiltersChange={(next) => void navigate({ search: BuildsSearch.parse(next) })}
       />
     );
   },

@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { presetRange } from '@/api/billing-day';
 import { cyclesQueryOptions, dailyConsumptionQueryOptions } from '@/features/usage/api';
-import { cleanUsageSearch, needsCycles } from '@/features/usage/search';
-import { DEFAULT_USAGE_PRESET, usageSearch } from '../../../-search';
+import { cleanUsageSearch, DEFAULT_PRESET, needsCycles, UsageSearch } from '@/features/usage/search';
 import { UsageDashboard } from '@/features/usage/usage-dashboard';
 import { organizationQueryOptions } from '@/lib/organizations';
 
 export const Route = createFileRoute('/orgs/$orgId/usage/')({
-  validateSearch: usageSearch,
-  loaderDeps: ({ search }) => ({ preset: search.range ?? DEFAULT_USAGE_PRESET }),
+  validateSearch: UsageSearch,
+  loaderDeps: ({ search }) => UsageSearch.filters(search),
   loader: ({ context, deps, params }) => {
     void context.queryClient.query(cyclesQueryOptions()).catch(() => undefined);
     if (!needsCycles(deps.preset)) {
@@ -29,7 +28,7 @@ export const Route = createFileRoute('/orgs/$orgId/usage/')({
         key={orgId}
         scope={{ kind: 'org', orgId }}
         orgName={org.data?.name}
-        preset={search.range ?? DEFAULT_USAGE_PRESET}
+        preset={search.range ?? DEFAULT_PRESET}
         onPresetChange={(range) => void navigate({ search: cleanUsageSearch({ range }) })}
       />
     );

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { GitPermissionHistory } from '@/features/git-permissions/history';
-import { gitPermissionHistorySearch } from '../../../../-search';
+import { GitPermissionHistorySearch } from '@/features/git-permissions/search';
 
 export const Route = createFileRoute('/orgs/$orgId/git-permissions/history/')({
-  validateSearch: gitPermissionHistorySearch,
+  validateSearch: GitPermissionHistorySearch,
   component: function GitPermissionHistoryRoute() {
     const { orgId } = Route.useParams();
     const { from, to } = Route.useSearch();
