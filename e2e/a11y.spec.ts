@@ -4,7 +4,10 @@
  * half of the routes in one page: the first is loaded, the others are reached as a link reaches them
  * (`history.pushState`, which the router follows), so the app boots and axe is parsed once per test. The dark
  * theme runs the rules that read colours (its DOM is the light one's); the light theme and the phone width
- * (whose cards are another DOM) run all.
+ * (whose cards are another DOM) run all, with WCAG 2.5.3 "label in name" (`label-content-name-mismatch`, which
+ * axe counts as experimental and runs only when asked). Every screen is also checked for being wider than the
+ * window (a page that scrolls sideways), and a few dialogs are checked open: the command palette, the shortcuts,
+ * the IP access list's "Add ranges" and, on a phone, the header's menu.
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -122,6 +125,8 @@ async function check(page: Page, name: string, path: string, runOnly: typeof ALL
     ).axe;
     const result = await axe.run(document, {
       runOnly,
+      // WCAG 2.5.3: a control's accessible name contains its visible text. Experimental in axe: enabled by name.
+      rules: { 'label-content-name-mismatch': { enabled: true } },
       // Violations only: axe skips collecting every passing node (the slow part on long lists).
       resultTypes: ['violations'],
     });
@@ -132,16 +137,75 @@ async function check(page: Page, name: string, path: string, runOnly: typeof ALL
       nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
     }));
   }, runOnly);
+  // No page wider than the window: content that overflows makes the whole page scroll sideways.
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  const wide =
+    overflow.page > overflow.window
+      ? [`${name}${label} (${path}): the page is ${overflow.page} px wide in a ${overflow.window} px window`]
+      : [];
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
         `${name}${label} (${path}): ${v.id} [${v.impact}] ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-    );
+    )
+    .concat(wide);
 }
 
+/**
+ * Dialogs checked open, on the screen named: each opens as a person opens it, is checked, and closes with
+ * Escape (focus goes back where it was). `phone`: only at the phone width (the header's menu exists there only).
+ */
+const DIALOGS: Array<{ on: string; label: string; phone?: boolean; open: (page: Page) => Promise<void> }> = [
+  {
+    on: '/',
+    label: 'command palette',
+    open: async (page) => {
+      await page.keyboard.press('Control+k');
+      await page.getByRole('textbox', { name: 'Search screens, organizations, sessions and notes' }).fill('se');
+      await expect(page.getByRole('option').first()).toBeVisible();
+    },
+  },
+  {
+    on: '/',
+    label: 'keyboard shortcuts',
+    open: async (page) => {
+      await page.locator('main').focus();
+      await page.keyboard.press('?');
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    },
+  },
+  {
+    on: '/',
+    label: 'header menu',
+    phone: true,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'More: times, theme and sign out' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+    },
+  },
+  {
+    on: '/settings/ip-access-list',
+    label: 'Add ranges',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add ranges…' }).click();
+      await page.getByRole('textbox', { name: /Ranges to add/ }).fill('192.0.2.0/24 not-a-range');
+      await expect(page.getByRole('dialog', { name: 'Add ranges to the IP access list' })).toBeVisible();
+    },
+  },
+];
+
 /** Walks the routes of one half of the list in one page, checking each screen with the rules given. */
-async function sweep(page: Page, request: APIRequestContext, part: 0 | 1, runOnly: typeof ALL_RULES = ALL_RULES) {
+async function sweep(
+  page: Page,
+  request: APIRequestContext,
+  part: 0 | 1,
+  runOnly: typeof ALL_RULES = ALL_RULES,
+  phone = false,
+) {
   // Colours are checked at rest, not half-way through a transition.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.addInitScript(axeSource);
@@ -178,6 +242,12 @@ async function sweep(page: Page, request: APIRequestContext, part: 0 | 1, runOnl
       await expect(page.getByRole('button', { name: 'Run the doctor' })).toBeEnabled({ timeout: 60_000 });
     }
     found.push(...(await check(page, name, path, runOnly)));
+    for (const dialog of DIALOGS.filter((d) => d.on === path && (!d.phone || phone))) {
+      await dialog.open(page);
+      found.push(...(await check(page, name, path, runOnly, `, ${dialog.label} open`)));
+      await page.keyboard.press('Escape');
+      await expect(page.locator('[role="dialog"], [role="menu"]')).toHaveCount(0);
+    }
   }
   expect(found, 'serious or critical axe violations').toEqual([]);
 }
@@ -200,7 +270,7 @@ test.describe('axe finds no serious or critical violation on any screen', () => 
 
     test(`390 px wide, ${of}`, async ({ page, request }) => {
       await page.setViewportSize({ width: 390, height: 844 });
-      await sweep(page, request, part);
+      await sweep(page, request, part, ALL_RULES, true);
     });
   }
 });

@@ -122,3 +122,49 @@ test('a saved view reopens with its filters', async ({ page, request }) => {
   await page.getByRole('button', { name: 'Views' }).click();
   await expect(page.getByRole('menuitem', { name: 'API, live' })).toBeVisible();
 });
+
+test('focus is never dropped to the body: the skip link, the palette and the IP access list review', async ({
+  page,
+}) => {
+  await page.goto('/settings/ip-access-list');
+  await expect(page.getByRole('heading', { name: 'IP access list', level: 1 })).toBeFocused();
+
+  // The skip link moves focus into the content: the next Tab goes on from there, not from the header.
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+
+  // The palette: its results are reachable by Tab; Escape returns focus to what opened it.
+  const goTo = page.getByRole('button', { name: /Go to/ });
+  await goTo.focus();
+  await page.keyboard.press('Enter');
+  const search = page.getByRole('textbox', { name: 'Search screens, organizations, sessions and notes' });
+  await expect(search).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('listbox', { name: 'Results' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(goTo).toBeFocused();
+  // Opened with Ctrl+K from the content: focus goes back there.
+  await page.locator('main').focus();
+  await page.keyboard.press('Control+k');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('main')).toBeFocused();
+
+  // The review takes focus, and Back gives it to the button that opened it.
+  await page
+    .getByRole('button', { name: /^Remove range \d+ \((?!127\.|::1)/ })
+    .first()
+    .click();
+  const review = page.getByRole('button', { name: 'Review changes' });
+  await review.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Review the change', level: 2 })).toBeFocused();
+  await page.getByRole('button', { name: 'Back to editing' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(review).toBeFocused();
+  await page.getByRole('button', { name: 'Discard edits' }).click();
+  await expect(page.getByText(/ranges · no changes/)).toBeFocused();
+});
