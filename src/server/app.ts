@@ -16,7 +16,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
-import { createAccessControl } from './access';
+import { createAccessControl, OIDC_CALLBACK_PATH } from './access';
 import { principalOfRequest } from './console/actor';
 import { isWrite, recordRefused, recordWhenAnswered } from './console/activity/record';
 import { decide, POLICY_REFUSED_TYPE } from './policy/enforce';
@@ -229,7 +229,10 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     }
     const isApi = target.startsWith('/api/') || target === '/api';
     const isConsole = target.startsWith('/console/') || target === '/console';
-    if (isApi || isConsole) {
+    // The provider sends the browser back to the callback from its own site (a top-level GET): that request
+    // is cross-site by nature, and its single-use state is what ties it to a sign-in started here.
+    const oidcReturn = instance === OIDC_CALLBACK_PATH && (req.method === 'GET' || req.method === 'HEAD');
+    if ((isApi || isConsole) && !oidcReturn) {
       const crossSite = crossSiteReason(req.headers, allowedHosts);
       if (crossSite) {
         sendProblem(res, 403, crossSite, instance);

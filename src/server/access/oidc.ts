@@ -117,6 +117,7 @@ export function createOidcSignIn(deps: {
         roles,
         // No longer than the configured maximum counted from when the person authenticated at the provider.
         notAfter: person.authTime ? person.authTime * 1000 + deps.maxAgeMs : undefined,
+        crossSiteLanding: true,
       });
     },
   };

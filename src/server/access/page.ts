@@ -95,6 +95,14 @@ export function refusedPage(title: string, message: string, retryPath: string): 
 <p><a href="${SIGN_IN_PATH}">Back to the sign-in page</a></p></main></body></html>`;
 }
 
+/** After a single sign-on: the session is open; the page moves on to the app at once (and links there). */
+export function landingPage(name: string | null): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="0; url=/"><title>Signed in · Agent Platform Console</title><style>${STYLE}</style></head><body><main>
+<h1>Signed in${name ? ` as ${escapeHtml(name)}` : ''}</h1><p role="status">Opening the console…</p>
+<a class="button" href="/">Open the console</a></main></body></html>`;
+}
+
 /** Writes a page with the headers every sign-in page carries. */
 export function writePage(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
   res.writeHead(status, {

@@ -13,6 +13,7 @@ import {
 import type { Principal } from '../console/actor';
 import { scopeOf, type Policy, type RoleGrant } from '../policy/policy';
 import { readCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_ID } from './cookies';
+import { landingPage, writePage } from './page';
 
 /** Sessions stored at most (the least recently used are dropped). */
 export const MAX_SESSIONS = 10_000;
@@ -32,6 +33,12 @@ export interface NewSession {
   roles: RoleGrant[];
   /** Ends no later than this (epoch ms), besides the configured maximum age. */
   notAfter?: number;
+  /**
+   * Opened by a navigation that came from another site (the provider's redirect): answered with a page that
+   * moves on to the app by itself, since a browser does not send a SameSite=Strict cookie on the rest of a
+   * cross-site redirect chain, but does on a navigation the console's own page starts.
+   */
+  crossSiteLanding?: boolean;
 }
 
 export interface SessionKit {
@@ -103,11 +110,12 @@ export function createSessionKit(opts: {
       groups: s.groups,
       roles: s.roles,
     });
-    res.writeHead(303, {
-      location: '/',
-      'set-cookie': `${cookieName}=${id}; ${cookieAttrs}; Max-Age=${Math.max(1, Math.floor((expires - t) / 1000))}`,
-      'cache-control': 'no-store',
-    });
+    const cookie = `${cookieName}=${id}; ${cookieAttrs}; Max-Age=${Math.max(1, Math.floor((expires - t) / 1000))}`;
+    if (s.crossSiteLanding) {
+      writePage(res, 200, landingPage(s.name), { 'set-cookie': cookie, refresh: '0; url=/' });
+      return;
+    }
+    res.writeHead(303, { location: '/', 'set-cookie': cookie, 'cache-control': 'no-store' });
     res.end();
   };
 
