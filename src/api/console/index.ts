@@ -10,6 +10,7 @@ import { consoleSettingsHistoryOperations } from './settings-history';
 import { consoleSystemOperations } from './system';
 import { consoleAlertOperations } from './alerts';
 import { consoleActivityOperations } from './activity';
+import { consoleConfigurationOperations } from './configuration';
 
 export const consoleOperations = {
   ...consoleSystemOperations,
@@ -19,6 +20,7 @@ export const consoleOperations = {
   ...consoleSettingsHistoryOperations,
   ...consoleAlertOperations,
   ...consoleActivityOperations,
+  ...consoleConfigurationOperations,
 } as const;
 
 export type ConsoleOperations = typeof consoleOperations;

@@ -16,6 +16,7 @@ import { HttpProblem, problemResponse } from '../../node/problem-writer';
 import type { ConsoleStore } from './storage/console-store';
 import { consoleErrorResponse } from './problems';
 import { activityHandlers } from './activity/handlers';
+import { configurationHandlers } from './configuration';
 import type { UpstreamClient } from './upstream-client';
 
 export interface ConsoleDeps {
@@ -84,6 +85,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       redactor: deps.redactor,
     }),
     ...activityHandlers(deps.store.activity),
+    ...configurationHandlers(deps),
     ...alertHandlers({
       config: deps.config,
       store: deps.store.alerts,

@@ -14,6 +14,8 @@ import { settingsHistoryMigrations } from './settings-history/store';
 import { settingsHistoryPgMigrations } from './settings-history/store-postgres';
 import { activityMigrations } from './activity/store';
 import { activityPgMigrations } from './activity/store-postgres';
+import { configurationMigrations } from './configuration/store';
+import { configurationPgMigrations } from './configuration/store-postgres';
 
 /** Every console feature's migrations, in order. */
 export const consoleMigrations: Migration[] = [
@@ -24,6 +26,7 @@ export const consoleMigrations: Migration[] = [
   ...activityMigrations,
   ...settingsHistoryMigrations,
   ...alertMigrations,
+  ...configurationMigrations,
 ];
 
 /**
@@ -39,6 +42,7 @@ export const consolePgMigrations: Migration[] = [
   ...activityPgMigrations,
   ...settingsHistoryPgMigrations,
   ...alertPgMigrations,
+  ...configurationPgMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

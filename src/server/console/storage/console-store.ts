@@ -30,6 +30,8 @@ import { createSqliteSettingsHistoryStore, type SettingsHistoryStore } from '../
 import { createPgSettingsHistoryStore } from '../settings-history/store-postgres';
 import { createSqliteActivityStore, type ActivityRetention, type ActivityStore } from '../activity/store';
 import { createPgActivityStore } from '../activity/store-postgres';
+import { createSqliteConfigRevisionStore, type ConfigRevisionStore } from '../configuration/store';
+import { createPgConfigRevisionStore } from '../configuration/store-postgres';
 
 export interface ConsoleStore {
   kind: 'sqlite' | 'postgres';
@@ -46,6 +48,8 @@ export interface ConsoleStore {
   activity: ActivityStore;
   /** The history of organizations, limits, group limits, tags and roles changed through the console. */
   settingsHistory: SettingsHistoryStore;
+  /** The configuration documents applied (or exported) through the console, with their plans and reports. */
+  configuration: ConfigRevisionStore;
   /** Serializes guarded changes per set: in this process, and with PostgreSQL across every replica. */
   locks: SetLocks;
   /** The SQLite database itself (SQLite only). */
@@ -88,6 +92,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
     alerts: createSqliteAlertStore(db),
     activity: createSqliteActivityStore(db, opts.activityRetention),
     settingsHistory: createSqliteSettingsHistoryStore(db, locks, undefined, opts.clock),
+    configuration: createSqliteConfigRevisionStore(db, opts.clock),
     locks,
     sqlite: db,
     postgres: undefined,
@@ -129,6 +134,7 @@ export async function openPostgresConsoleStore(
     alerts: createPgAlertStore(db),
     activity: createPgActivityStore(db, opts.activityRetention),
     settingsHistory: createPgSettingsHistoryStore(db, locks, undefined, opts.clock),
+    configuration: createPgConfigRevisionStore(db, opts.clock),
     locks,
     sqlite: undefined,
     postgres: db,
