@@ -89,6 +89,7 @@ function KindFields({ orgOptions }: { orgOptions: Array<{ value: string; label: 
     <ComboboxField
       name="org_id"
       label="Organization"
+      required={false}
       searchLabel="Search organizations"
       description={`${allLabel}, or one organization.`}
       options={[{ value: '', label: allLabel }, ...orgOptions]}
