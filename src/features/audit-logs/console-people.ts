@@ -33,7 +33,10 @@ export function matchConsoleWrite(
 
 /** The person a console record names, as the audit log shows them. */
 export const personLabel = (a: ActivityEntry) =>
-  a.name ?? a.email ?? (a.method === 'bearer' ? 'access token (script)' : (a.subject ?? 'unknown person'));
+  a.name ??
+  a.email ??
+  a.subject ??
+  (a.method === 'bearer' ? 'access token (script)' : a.method === 'off' ? 'access control off' : 'unknown person');
 
 /**
  * The console's writes over the time the loaded audit entries span, when `enabled`; a map from audit-log id to

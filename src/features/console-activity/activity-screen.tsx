@@ -38,8 +38,22 @@ const RANGE_LABEL: Record<(typeof ACTIVITY_RANGES)[number], string> = {
   custom: 'Between…',
 };
 
-const personOf = (r: ActivityEntry) =>
-  r.name ?? r.email ?? (r.method === 'bearer' ? 'access token (script)' : r.subject) ?? 'unknown';
+/** How a write without a known person was made, by how its request got in. */
+const METHOD_LABEL: Record<string, string> = {
+  bearer: 'access token (script)',
+  token: 'access token (no name given)',
+  link: 'one-time link (no name given)',
+  off: 'access control off',
+};
+
+const personOf = (r: ActivityEntry) => r.name ?? r.email ?? r.subject ?? METHOD_LABEL[r.method] ?? 'unknown';
+
+/** The ids a write touched, without its organization (a column of its own). */
+const idsText = (r: ActivityEntry) =>
+  Object.entries(r.ids)
+    .filter(([k]) => k !== 'org_id')
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
 
 function useColumns(orgNames: ReadonlyMap<string, string>) {
   return useMemo(
@@ -78,17 +92,11 @@ function useColumns(orgNames: ReadonlyMap<string, string>) {
             );
           },
         }),
-        col.accessor(
-          (r) =>
-            Object.entries(r.ids)
-              .map(([k, v]) => `${k}=${v}`)
-              .join(' '),
-          {
-            id: 'ids',
-            header: 'Ids touched',
-            meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-mono text-xs' },
-          },
-        ),
+        col.accessor(idsText, {
+          id: 'ids',
+          header: 'Ids touched',
+          meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-mono text-xs' },
+        }),
         col.accessor((r) => r.grant ?? '—', {
           id: 'grant',
           header: 'Allowed by',
