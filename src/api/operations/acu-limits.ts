@@ -24,7 +24,7 @@ export const AcuLimit = z.looseObject({
 export type AcuLimit = z.infer<typeof AcuLimit>;
 
 export const AcuLimitBody = z.strictObject({
-  cycle_acu_limit: AcuLimitValue('cycle_acu_limit'),
+  cycle_acu_limit: AcuLimitValue('ACU limit per cycle'),
 });
 export type AcuLimitBody = z.input<typeof AcuLimitBody>;
 

@@ -34,7 +34,7 @@ const OrgIdsOfGroup = z
     });
   });
 
-const MaxCycleAcus = AcuLimitValue('max_cycle_acus').nullish();
+const MaxCycleAcus = AcuLimitValue('Shared ACU maximum per cycle').nullish();
 
 const OrgGroupBody = z.strictObject({ org_ids: OrgIdsOfGroup, max_cycle_acus: MaxCycleAcus });
 

@@ -53,13 +53,26 @@ export const OrganizationName = z
       .max(ORGANIZATION_LIMITS.name, `name is at most ${ORGANIZATION_LIMITS.name} characters`),
   );
 
-/** An ACU limit: a whole number of ACUs, 0 or more; null (where allowed) = no limit. */
+/**
+ * An ACU limit: a whole number of ACUs, 0 or more; null (where allowed) = no limit. `name` is the field as the
+ * form labels it ("ACU limit per session"), so a refusal reads as the admin sees the form.
+ */
 export const AcuLimitValue = (name: string) =>
   z
     .number({ message: `${name} must be a whole number of ACUs (0 or more)` })
     .int(`${name} must be a whole number of ACUs`)
     .min(0, `${name} must be 0 or more`)
     .max(ORGANIZATION_LIMITS.acuLimit, `${name} is at most ${ORGANIZATION_LIMITS.acuLimit}`);
+
+/** The form's labels of the two limits, which the messages about them use. */
+export const ORGANIZATION_LIMIT_LABELS = {
+  max_cycle_acu_limit: 'ACU limit per billing cycle',
+  max_session_acu_limit: 'ACU limit per session',
+} as const;
+
+/** Why a session limit above the cycle limit is refused (the contract's refinement and the sandbox say it alike). */
+export const sessionAboveCycleMessage = (session: number, cycle: number) =>
+  `${ORGANIZATION_LIMIT_LABELS.max_session_acu_limit} (${session}) cannot be above the ${ORGANIZATION_LIMIT_LABELS.max_cycle_acu_limit} (${cycle})`;
 
 /** A session limit above the cycle limit (both given) can never be reached: refused on the session limit. */
 function sessionWithinCycle(
@@ -72,7 +85,7 @@ function sessionWithinCycle(
     ctx.addIssue({
       code: 'custom',
       path: ['max_session_acu_limit'],
-      message: `max_session_acu_limit (${session}) cannot be above max_cycle_acu_limit (${cycle})`,
+      message: sessionAboveCycleMessage(session, cycle),
     });
   }
 }
@@ -80,8 +93,8 @@ function sessionWithinCycle(
 export const OrganizationCreateBody = z
   .strictObject({
     name: OrganizationName,
-    max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
-    max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
+    max_cycle_acu_limit: AcuLimitValue(ORGANIZATION_LIMIT_LABELS.max_cycle_acu_limit).nullish(),
+    max_session_acu_limit: AcuLimitValue(ORGANIZATION_LIMIT_LABELS.max_session_acu_limit).nullish(),
   })
   .superRefine(sessionWithinCycle);
 export type OrganizationCreateBody = z.input<typeof OrganizationCreateBody>;
@@ -90,8 +103,8 @@ export type OrganizationCreateBody = z.input<typeof OrganizationCreateBody>;
 export const OrganizationUpdateBody = z
   .strictObject({
     name: OrganizationName.nullish(),
-    max_cycle_acu_limit: AcuLimitValue('max_cycle_acu_limit').nullish(),
-    max_session_acu_limit: AcuLimitValue('max_session_acu_limit').nullish(),
+    max_cycle_acu_limit: AcuLimitValue(ORGANIZATION_LIMIT_LABELS.max_cycle_acu_limit).nullish(),
+    max_session_acu_limit: AcuLimitValue(ORGANIZATION_LIMIT_LABELS.max_session_acu_limit).nullish(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'nothing to change: give name, max_cycle_acu_limit or max_session_acu_limit',

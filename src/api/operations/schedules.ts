@@ -178,6 +178,16 @@ export const Frequency = z
   })
   .transform((s) => s.trim().split(/\s+/).join(' '));
 
+/** What each kind of schedule needs, as the contract and the sandbox say it. */
+export const SCHEDULE_MESSAGES = {
+  frequencyRequired:
+    'Frequency is required for a recurring schedule: a five-field cron expression in UTC, e.g. 0 9 * * 1-5',
+  runAtRequired: 'Run at is required for a one-time schedule: when it should run',
+} as const;
+
+/** Why a one-time schedule's time is refused: it has passed (the sandbox has the clock; the form says it alike). */
+export const scheduledAtPastMessage = (nowIso: string) => `Run at must be in the future (it is now ${nowIso})`;
+
 export const ScheduledAt = z.iso.datetime({
   offset: true,
   message: 'scheduled_at must be an ISO 8601 date-time with a time zone, e.g. 2030-01-31T09:00:00Z',
@@ -256,15 +266,14 @@ export const CreateScheduleBody = z
       ctx.addIssue({
         code: 'custom',
         path: ['frequency'],
-        message:
-          'frequency is required for a recurring schedule: a five-field cron expression in UTC, e.g. 0 9 * * 1-5',
+        message: SCHEDULE_MESSAGES.frequencyRequired,
       });
     }
     if (v.schedule_type === 'one_time' && !v.scheduled_at) {
       ctx.addIssue({
         code: 'custom',
         path: ['scheduled_at'],
-        message: 'scheduled_at is required for a one-time schedule: when it should run',
+        message: SCHEDULE_MESSAGES.runAtRequired,
       });
     }
   });

@@ -2,7 +2,7 @@
  * Enterprise organizations (list, get, create, update, delete) and `GET /v3/self`. Deleting an organization
  * removes what lives in it from every store table (`deleteOrganizationData`).
  */
-import type { Organization } from '../../../api/operations/organizations';
+import { sessionAboveCycleMessage, type Organization } from '../../../api/operations/organizations';
 import { paginate } from '../../cursor';
 import type { Principal, SandboxContext, SandboxModule } from '../../context';
 import type { Db } from '../../../node/db';
@@ -62,7 +62,7 @@ function requireSessionWithinCycle(cycle: number | null, session: number | null)
     throw unprocessable([
       {
         loc: ['body', 'max_session_acu_limit'],
-        msg: `max_session_acu_limit (${session}) cannot be above max_cycle_acu_limit (${cycle})`,
+        msg: sessionAboveCycleMessage(session, cycle),
         type: 'value_error',
       },
     ]);

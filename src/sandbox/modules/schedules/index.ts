@@ -7,6 +7,8 @@
  */
 import {
   SCHEDULE_CAPS,
+  SCHEDULE_MESSAGES,
+  scheduledAtPastMessage,
   type CreateScheduleBody,
   type Schedule,
   type ScheduleRun,
@@ -150,7 +152,7 @@ function checkFuture(now: number, at: number | null): void {
     throw unprocessable([
       {
         loc: ['body', 'scheduled_at'],
-        msg: `scheduled_at must be in the future (it is now ${iso(now)})`,
+        msg: scheduledAtPastMessage(iso(now)),
         type: 'past',
       },
     ]);
@@ -307,7 +309,7 @@ function updateSchedule(
       throw unprocessable([
         {
           loc: ['body', 'frequency'],
-          msg: 'frequency is required for a recurring schedule: a five-field cron expression in UTC',
+          msg: SCHEDULE_MESSAGES.frequencyRequired,
           type: 'missing',
         },
       ]);
@@ -316,9 +318,7 @@ function updateSchedule(
   } else if (enabled && (given('scheduled_at') || given('enabled') || given('schedule_type'))) {
     // A one-time schedule that will run needs a date ahead (one that already ran keeps its date otherwise).
     if (scheduledAt === null) {
-      throw unprocessable([
-        { loc: ['body', 'scheduled_at'], msg: 'scheduled_at is required for a one-time schedule', type: 'missing' },
-      ]);
+      throw unprocessable([{ loc: ['body', 'scheduled_at'], msg: SCHEDULE_MESSAGES.runAtRequired, type: 'missing' }]);
     }
     checkFuture(now, scheduledAt);
   }
