@@ -541,7 +541,7 @@ function ByPermission({
           label="Permission"
           value={permission ?? ''}
           placeholder="Choose a permission"
-          options={PERMISSIONS.map((p) => ({ value: p, label: p }))}
+          options={[...PERMISSIONS].sort().map((p) => ({ value: p, label: p }))}
           onValueChange={(v) => onChange({ permission: v || undefined, org })}
         />
         <FilterSelect
