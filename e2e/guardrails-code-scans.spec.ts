@@ -32,7 +32,10 @@ interface Finding {
   finding_id: string;
   title: string;
   repository: string;
+  org_id: string;
+  scan_id: string;
   remediation_session_id?: string | null;
+  remediation_session_status?: string | null;
 }
 
 test('filter guardrail violations by guardrail through the URL, then open the session of one', async ({
@@ -154,4 +157,47 @@ test('open a session from the enterprise-wide list and message it there', async 
   await sent;
   await expect(page.getByText('Message sent.')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Thread' }).getByText(text)).toBeVisible();
+});
+
+test('a finding whose remediation runs: Remediate disabled with the reason in text; its organization and scan named; searches name organizations', async ({
+  page,
+  request,
+}) => {
+  const findings = await readAll<Finding>(request, '/api/v3/enterprise/code-scans/findings');
+  const f = findings.find((x) => x.remediation_session_id)!;
+  const org = (await (await request.get(`/api/v3/enterprise/organizations/${f.org_id}`)).json()) as { name: string };
+  // Its remediation session, held at "running" (the sandbox's sessions settle within seconds): the finding as
+  // the page reads it, and the live status it polls.
+  await page.route(`**/api/v3/enterprise/code-scans/findings/${f.finding_id}`, async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), remediation_session_status: 'running' } });
+  });
+  await page.route('**/api/v3/enterprise/sessions?*', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { items: Array<{ session_id: string; status: string }> };
+    for (const s of body.items) if (s.session_id === f.remediation_session_id) s.status = 'running';
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto(`/code-scans/${f.finding_id}`);
+  await expect(page.getByRole('heading', { name: f.title, level: 1 })).toBeVisible();
+  const remediate = page.getByRole('button', { name: 'Remediate', exact: true });
+  await expect(remediate).toBeDisabled();
+  await expect(remediate).toHaveAccessibleDescription(
+    `A remediation is running (session ${f.remediation_session_id}, running): remediate again once it ends.`,
+  );
+  await expect(page.getByTestId('remediate-disabled-reason')).toBeVisible();
+  const where = page.getByRole('region', { name: 'Remediation' });
+  await expect(where.getByText(org.name, { exact: true })).toBeVisible();
+  await expect(where.getByText(f.scan_id, { exact: true })).toBeVisible();
+  await expect(where.getByText(new RegExp(`^${f.repository}, `))).toBeVisible();
+
+  // Searches: the organization column reads its name beside the id.
+  await page.goto('/searches');
+  const table = page.getByRole('table', { name: 'Searches' });
+  await expect(table.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
+  const firstOrg = table.getByRole('row').nth(1).getByText(/^org-/);
+  const orgId = (await firstOrg.textContent())!;
+  const name = ((await (await request.get(`/api/v3/enterprise/organizations/${orgId}`)).json()) as { name: string })
+    .name;
+  await expect(table.getByRole('row').nth(1)).toContainText(`${name} ${orgId}`);
 });

@@ -52,8 +52,12 @@ test.describe('schedules', () => {
     await expect(sessions.getByText('No runs yet')).toBeVisible();
     await expect(page.getByText('Enabled', { exact: true }).first()).toBeVisible();
 
-    // The page reads the schedule again every few seconds: the run's session appears, and the schedule is done.
-    const link = sessions.getByRole('link', { name: /^session-/ });
+    // Notify reads as the form offers it, not as the API's word.
+    await expect(page.getByText('When a run fails', { exact: true })).toBeVisible();
+
+    // The page reads the schedule again every few seconds: the run's session appears, named by its title (the
+    // sandbox's is the schedule's name) with its id, and the schedule is done.
+    const link = sessions.getByRole('link', { name: new RegExp(`^${name} session-`) });
     await expect(link).toBeVisible({ timeout: 50_000 });
     await expect(page.getByText('Ran once')).toBeVisible();
     await link.click();
@@ -134,6 +138,9 @@ test.describe('playbooks', () => {
     if (!(await preview.isVisible())) await page.getByRole('button', { name: 'Preview body' }).click();
     await expect(preview.getByRole('heading', { name: 'Procedure' })).toBeVisible();
     await expect(preview.getByRole('listitem')).toHaveCount(2);
+    // It scrolls when long: reachable by keyboard (axe: scrollable-region-focusable).
+    await preview.focus();
+    await expect(preview).toBeFocused();
     await page.getByRole('button', { name: 'Create playbook' }).click();
 
     // Its page renders the body as Markdown.

@@ -217,3 +217,39 @@ test('the list paints without its menus, which load on first use; a session page
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBeLessThanOrEqual(0.02);
 });
+
+test('names beside ids: create as a member picked by name; the session page names the organization and the member; at 390 px titles wrap whole', async ({
+  page,
+  request,
+}) => {
+  const [orgId] = await orgIds(request);
+  const org = (await (await request.get(`/api/v3/enterprise/organizations/${orgId}`)).json()) as { name: string };
+  await page.goto(`/orgs/${orgId}/sessions/new`);
+  await page.getByLabel('Prompt').fill('Summarize the open incidents.');
+  // A member by name or email, not a typed user-… id.
+  await page.getByRole('combobox', { name: 'Create as user' }).click();
+  await page.getByRole('combobox', { name: 'Search members by name or email' }).fill('@example.com');
+  const option = page.getByRole('option').nth(1);
+  const member = (await option.textContent())!;
+  expect(member).toMatch(/^\S.* \(\S+@example\.com\)$/);
+  await option.click();
+  await expect(page.getByRole('combobox', { name: 'Create as user' })).toHaveText(member);
+  await page.getByRole('button', { name: 'Create session' }).click();
+  await expect(page).toHaveURL(/\/sessions\/session-[0-9a-f]+$/);
+
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details.getByText(org.name, { exact: true })).toBeVisible();
+  await expect(details.getByText(orgId, { exact: true })).toBeVisible();
+  await expect(details.getByText(member, { exact: true })).toBeVisible();
+
+  // A phone: each card shows its whole title (none cut with an ellipsis).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/orgs/${orgId}/sessions`);
+  const titles = page.getByRole('table', { name: 'Sessions' }).locator('a[href*="/sessions/session-"]');
+  await expect(titles.first()).toBeVisible();
+  const cut = await titles.evaluateAll(
+    (links) =>
+      links.slice(0, 10).filter((a) => a.scrollWidth > a.clientWidth + 1 || a.scrollHeight > a.clientHeight + 1).length,
+  );
+  expect(cut).toBe(0);
+});

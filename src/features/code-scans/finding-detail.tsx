@@ -11,7 +11,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatDateTime } from '@/lib/format';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { findingQueryOptions, useLiveRemediations } from './api';
-import { isTerminalStatus } from '@/api/operations/sessions';
+import { remediationRunning } from './remediate';
 import { OrgName, ScanName } from './names';
 import { FindingStatusBadge, RemediationResults, RemediationStatus, SeverityBadge, useRemediation } from './parts';
 
@@ -61,7 +61,7 @@ export function FindingDetail({ findingId }: { findingId: string }) {
   const live = useLiveRemediations(sessions);
   // A remediation session still working: another one would duplicate its pull request (the API answers 409).
   const sessionStatus = sessionId ? (live.seen.get(sessionId)?.status ?? f.remediation_session_status) : undefined;
-  const inProgress = sessionId !== undefined && (!sessionStatus || !isTerminalStatus(sessionStatus));
+  const inProgress = remediationRunning(sessionId, sessionStatus);
   const whyId = useId();
   const why = remediation.running
     ? 'Launching the remediation…'

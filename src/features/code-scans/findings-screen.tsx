@@ -24,7 +24,7 @@ import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { findingsInfiniteQueryOptions, scansQueryOptions, useLiveRemediations, type LiveSession } from './api';
 import { FindingStatusBadge, RemediationResults, RemediationStatus, SeverityBadge, useRemediation } from './parts';
-import { isTerminalStatus } from '@/api/operations/sessions';
+import { remediationRunning } from './remediate';
 import { hasFilters, joinList, splitList, toFilters, type FindingsSearch } from './search';
 
 const col = columnHelper<CodeScanFinding>();
@@ -154,11 +154,14 @@ export function FindingsScreen({
   const [confirm, setConfirm] = useState(false);
   const canRemediate = useHasPermission('UseAccountCodeScans');
   // Findings whose remediation session still works: launching again would only answer "already remediated".
-  const running = selected.filter((f) => {
-    if (!f.remediation_session_id) return false;
-    const status = live.seen.get(f.remediation_session_id)?.status ?? f.remediation_session_status;
-    return !status || !isTerminalStatus(status);
-  }).length;
+  const running = selected.filter(
+    (f) =>
+      f.remediation_session_id &&
+      remediationRunning(
+        f.remediation_session_id,
+        live.seen.get(f.remediation_session_id)?.status ?? f.remediation_session_status,
+      ),
+  ).length;
   const allRunning = selected.length > 0 && running === selected.length;
   const why =
     canRemediate === false

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CodeScanFinding } from '@/api/operations/code-scans';
 import { ApiError } from '@/lib/api-error';
-import { remediateAll } from './remediate';
+import { remediateAll, remediationRunning } from './remediate';
 
 const finding = (id: string, session: string | null = null): CodeScanFinding => ({
   finding_id: id,
@@ -49,5 +49,16 @@ describe('remediateAll', () => {
       throw new ApiError(409, { status: 409, title: 'Conflict', type: 'about:blank', detail: 'already' });
     });
     expect(o).toMatchObject({ kind: 'already', sessionId: 'session-known' });
+  });
+});
+
+describe('remediationRunning', () => {
+  it('a session not final (or not seen yet) is running; a final one, or none, is not', () => {
+    expect(remediationRunning('session-1', 'running')).toBe(true);
+    expect(remediationRunning('session-1', 'new')).toBe(true);
+    expect(remediationRunning('session-1', null)).toBe(true);
+    expect(remediationRunning('session-1', 'exit')).toBe(false);
+    expect(remediationRunning('session-1', 'error')).toBe(false);
+    expect(remediationRunning(null, 'running')).toBe(false);
   });
 });

@@ -3,12 +3,21 @@
  * came of each — a new session, "already being remediated" (409, with the existing session), or an error.
  */
 import type { CodeScanFinding, RemediateResult } from '@/api/operations/code-scans';
+import { isTerminalStatus } from '@/api/operations/sessions';
 import { isApiError } from '@/lib/api-error';
 
 export type RemediationOutcome =
   | { finding: CodeScanFinding; kind: 'started'; sessionId: string }
   | { finding: CodeScanFinding; kind: 'already'; sessionId: string | null }
   | { finding: CodeScanFinding; kind: 'error'; error: unknown };
+
+/**
+ * Whether a finding's remediation session still works (a status not final, or none seen yet): launching another
+ * would only be refused as "already being remediated", so Remediate waits, and says so.
+ */
+export function remediationRunning(sessionId: string | null | undefined, status: string | null | undefined): boolean {
+  return !!sessionId && (!status || !isTerminalStatus(status));
+}
 
 /** Calls at the same time: enough to be quick, few enough to stay well under any rate limit. */
 const CONCURRENCY = 4;

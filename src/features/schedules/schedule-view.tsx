@@ -56,14 +56,15 @@ const TitlesContext = createContext(NO_TITLES);
 
 function RunSession({ orgId, sessionId }: { orgId: string; sessionId: string }) {
   const title = useContext(TitlesContext).get(sessionId);
+  // Runs of one schedule often share a title (the sandbox names them after it): the id tells them apart.
   return (
     <Link
       to="/orgs/$orgId/sessions/$sessionId"
       params={{ orgId, sessionId }}
-      title={title ? `${title} (${sessionId})` : sessionId}
-      className={cn('text-accent underline underline-offset-2 hover:no-underline', !title && 'font-mono text-xs')}
+      className="text-accent underline underline-offset-2 hover:no-underline"
     >
-      {title ?? sessionId}
+      {title && <span>{title} </span>}
+      <span className={cn('font-mono text-xs', title && 'text-muted')}>{sessionId}</span>
     </Link>
   );
 }

@@ -4,16 +4,24 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '@/lib/api-client';
+import { isApiError } from '@/lib/api-error';
 import { organizationQueryOptions } from '@/lib/organizations';
 
 const NAME_STALE_MS = 10 * 60_000;
+const NOT_A_MEMBER = 'not a member of the enterprise';
 
 const userNameQueryOptions = (userId: string) =>
   queryOptions({
     queryKey: ['sessions', 'names', 'user', userId] as const,
     queryFn: async ({ signal }) => {
-      const u = await apiCall('members.users.get', { params: { user_id: userId }, signal });
-      return u.name && u.email ? `${u.name} (${u.email})` : (u.name ?? u.email ?? null);
+      try {
+        const u = await apiCall('members.users.get', { params: { user_id: userId }, signal });
+        return u.name && u.email ? `${u.name} (${u.email})` : (u.name ?? u.email ?? null);
+      } catch (err) {
+        // No such member (any more): said, rather than an id left unexplained.
+        if (isApiError(err) && err.status === 404) return NOT_A_MEMBER;
+        throw err;
+      }
     },
     staleTime: NAME_STALE_MS,
     retry: false,
@@ -29,11 +37,12 @@ const serviceUserNameQueryOptions = (serviceUserId: string) =>
   });
 
 /** A name with its id beside it, or the id alone. */
-export function NamedId({ name, id }: { name: string | null | undefined; id: string }) {
+export function NamedId({ name, id, note }: { name: string | null | undefined; id: string; note?: string }) {
   return (
     <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-1.5">
       {name && <span>{name}</span>}
       <span className="font-mono text-xs break-all text-muted">{id}</span>
+      {note && <span className="text-xs text-muted">({note})</span>}
     </span>
   );
 }
@@ -45,6 +54,7 @@ export function OrgName({ orgId }: { orgId: string }) {
 
 export function UserName({ userId }: { userId: string }) {
   const { data } = useQuery(userNameQueryOptions(userId));
+  if (data === NOT_A_MEMBER) return <NamedId name={null} id={userId} note={data} />;
   return <NamedId name={data} id={userId} />;
 }
 
