@@ -43,15 +43,18 @@ export interface SsoOffer {
   startPath: string;
 }
 
-function signInForm(state: FormState): string {
+function signInForm(state: FormState, focus = true): string {
   const invalid = state.nameError !== undefined;
   // The name first: it is what a person fills in; after a refused token, the token field takes the focus.
-  const focusName = invalid || !state.name;
+  // Beside single sign-on nothing takes the focus until the form was sent once (the provider's button comes first).
+  const sent = invalid || state.name !== undefined;
+  const focusName = (focus || sent) && (invalid || !state.name);
+  const focusToken = (focus || sent) && !focusName;
   return `<form method="post" action="${SIGN_IN_PATH}">
 <label for="name">Your name</label><p class="hint" id="name-hint">1–${SIGN_IN_NAME_MAX} characters. Shown in the history beside each change you make.</p>
 <input id="name" name="name" type="text" autocomplete="name" required maxlength="${SIGN_IN_NAME_MAX}" value="${escapeHtml(state.name ?? '')}" aria-describedby="${invalid ? 'name-error name-hint' : 'name-hint'}"${invalid ? ' aria-invalid="true"' : ''}${focusName ? ' autofocus' : ''}>
 ${invalid ? `<p class="field-error" id="name-error">${escapeHtml(state.nameError!)}</p>` : ''}
-<label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required${focusName ? '' : ' autofocus'}>
+<label for="token">Access token</label><input id="token" name="token" type="password" autocomplete="current-password" required${focusToken ? ' autofocus' : ''}>
 <button type="submit">Sign in</button></form>`;
 }
 
@@ -70,7 +73,7 @@ export function signInPage(
     const button = `<a class="button" href="${escapeHtml(sso.startPath)}">Sign in with ${escapeHtml(sso.providerName)}</a>`;
     const rest =
       mode === 'token'
-        ? `<h2>Access token</h2><p class="hint">For scripts and a single admin on their own machine: the console's policy decides what it may do.</p>${signInForm(state)}`
+        ? `<h2>Or with the console's access token</h2><p class="hint">For scripts and a single admin on their own machine: the console's policy decides what it may do.</p>${signInForm(state, false)}`
         : '';
     body = `<p>Sign in with your organization's account: your name, email and groups come from ${escapeHtml(sso.providerName)}, and the console's policy decides what you may do.</p>${button}${rest}`;
   } else {
