@@ -125,6 +125,9 @@ describe('the one-time sign-in link', () => {
     expect(again.status).toBe(401);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.text).toContain('already been used or is not valid');
+    // Plain words on a page (issue 29, item 8): no Markdown backticks around the command.
+    expect(again.text).toContain('the latest one that npm start printed');
+    expect(again.text.replace(/<style>[\s\S]*<\/style>/, '')).not.toContain('`');
     const unknown = await c.get(`/console/sign-in?once=${'A'.repeat(43)}`);
     expect(unknown.status).toBe(401);
     expect(unknown.headers['set-cookie']).toBeUndefined();
