@@ -1,5 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { idpGroupEnterpriseRolesQueryOptions, idpGroupsInfiniteQueryOptions } from '@/features/members/api';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  idpGroupEnterpriseRolesQueryOptions,
+  idpGroupKeys,
+  idpGroupsInfiniteQueryOptions,
+  memberKeys,
+} from '@/features/members/api';
+import { SettingsHistory } from '@/features/organizations/settings-history';
 import { IdpGroupsScreen } from '@/features/members/idp-groups-screen';
 
 export const Route = createFileRoute('/idp-groups/')({
@@ -9,5 +16,20 @@ export const Route = createFileRoute('/idp-groups/')({
     // The groups' enterprise roles come from the role-mapping list, read beside the groups.
     void qc.query(idpGroupEnterpriseRolesQueryOptions()).catch(() => undefined);
   },
-  component: IdpGroupsScreen,
+  component: function IdpGroupsRoute() {
+    const qc = useQueryClient();
+    return (
+      <IdpGroupsScreen
+        history={
+          <SettingsHistory
+            title="History of IdP group roles"
+            filter={{ kind: ['idp-group-roles'] }}
+            onRestored={() =>
+              Promise.all([idpGroupKeys.all, memberKeys.all].map((queryKey) => qc.invalidateQueries({ queryKey })))
+            }
+          />
+        }
+      />
+    );
+  },
 });

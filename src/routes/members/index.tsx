@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { membersInfiniteQueryOptions, rolesQueryOptions } from '@/features/members/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { memberKeys, membersInfiniteQueryOptions, rolesQueryOptions } from '@/features/members/api';
+import { SettingsHistory } from '@/features/organizations/settings-history';
 import { MembersScreen } from '@/features/members/members-screen';
 import { MembersSearch } from '@/features/members/route-search';
 import { clean } from '@/features/members/search';
@@ -16,8 +18,20 @@ export const Route = createFileRoute('/members/')({
   component: function MembersRoute() {
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
+    const qc = useQueryClient();
     return (
-      <MembersScreen scope={scope} search={search} onSearchChange={(next) => void navigate({ search: clean(next) })} />
+      <MembersScreen
+        scope={scope}
+        search={search}
+        onSearchChange={(next) => void navigate({ search: clean(next) })}
+        history={
+          <SettingsHistory
+            title="History of members’ roles"
+            filter={{ kind: ['roles'], key_prefix: 'user:' }}
+            onRestored={() => qc.invalidateQueries({ queryKey: memberKeys.all })}
+          />
+        }
+      />
     );
   },
 });

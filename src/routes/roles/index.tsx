@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { rolesQueryOptions } from '@/features/members/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { idpGroupKeys, memberKeys, rolesQueryOptions, serviceUserKeys } from '@/features/members/api';
 import { RolesScreen } from '@/features/members/roles-screen';
+import { SettingsHistory } from '@/features/organizations/settings-history';
 import { RolesSearch } from '@/features/members/route-search';
 
 export const Route = createFileRoute('/roles/')({
@@ -13,7 +15,25 @@ export const Route = createFileRoute('/roles/')({
       <RolesScreen
         view={view ?? 'list'}
         onViewChange={(v) => void navigate({ search: v === 'list' ? {} : { view: v } })}
+        history={<RolesHistory />}
       />
     );
   },
 });
+
+/** Every role given, changed or taken away through the console: members, service users and IdP groups. */
+function RolesHistory() {
+  const qc = useQueryClient();
+  return (
+    <SettingsHistory
+      title="History of role changes"
+      description="The roles of members, service users and IdP groups as changed through this console, newest first, with who made each change. A change made elsewhere shows as “Changed outside the console”."
+      filter={{ kind: ['roles', 'idp-group-roles'] }}
+      onRestored={() =>
+        Promise.all(
+          [memberKeys.all, serviceUserKeys.all, idpGroupKeys.all].map((queryKey) => qc.invalidateQueries({ queryKey })),
+        )
+      }
+    />
+  );
+}

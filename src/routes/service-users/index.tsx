@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { rolesQueryOptions, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { rolesQueryOptions, serviceUserKeys, serviceUsersInfiniteQueryOptions } from '@/features/members/api';
+import { SettingsHistory } from '@/features/organizations/settings-history';
 import { ServiceUsersSearch } from '@/features/members/route-search';
 import { ServiceUsersScreen } from '@/features/members/service-users-screen';
 
@@ -17,11 +19,19 @@ export const Route = createFileRoute('/service-users/')({
   component: function ServiceUsersRoute() {
     const { inactive } = Route.useSearch();
     const navigate = Route.useNavigate();
+    const qc = useQueryClient();
     return (
       <ServiceUsersScreen
         scope={scope}
         includeInactive={inactive === 'true'}
         onIncludeInactiveChange={(v) => void navigate({ search: v ? { inactive: 'true' } : {} })}
+        history={
+          <SettingsHistory
+            title="History of service users’ roles"
+            filter={{ kind: ['roles'], key_prefix: 'service-user:' }}
+            onRestored={() => qc.invalidateQueries({ queryKey: serviceUserKeys.all })}
+          />
+        }
       />
     );
   },
