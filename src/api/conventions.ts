@@ -80,15 +80,35 @@ export const QueryBoolean = z
  * An array query parameter. Accepts repeated keys (`tags=a&tags=b`) and comma-joined values (`tags=a,b`);
  * the sandbox hands repeated keys over as an array, a single key as a string.
  */
-export function queryArray<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => {
-    const raw = Array.isArray(v) ? v : v === undefined ? undefined : [v];
-    return raw
-      ?.flatMap((x) => String(x).split(','))
-      .map((x) => x.trim())
-      .filter((x) => x.length > 0);
-  }, z.array(item).optional());
+export function queryArray<T extends z.ZodType>(item: T, max?: { count: number; what: string }) {
+  const list = z.array(item);
+  return z.preprocess(
+    (v) => {
+      const raw = Array.isArray(v) ? v : v === undefined ? undefined : [v];
+      return raw
+        ?.flatMap((x) => String(x).split(','))
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0);
+    },
+    (max ? list.max(max.count, { error: countMessage(max.count, max.what) }) : list).optional(),
+  );
 }
+
+/** The message of an array's `.max()`: the limit and how many were sent ("at most 100 org_ids; got 101"). */
+export const countMessage =
+  (max: number, what: string) =>
+  (issue: { input?: unknown }): string =>
+    `At most ${max.toLocaleString('en-US')} ${what}; got ${Array.isArray(issue.input) ? issue.input.length : 'more'}`;
+
+/**
+ * A required string of at most `max` characters that is not blank: the length a `.max()` the form kit and the
+ * OpenAPI document read, the blank check a refinement. `what` says what to write, for the messages.
+ */
+export const requiredText = (name: string, max: number, what: string) =>
+  z
+    .string({ message: `${name} is required: ${what}` })
+    .max(max, `${name} is at most ${max.toLocaleString('en-US')} characters`)
+    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` });
 
 /** The paging query of every paginated list. */
 export const PageQuery = z.object({ first: First, after: After });

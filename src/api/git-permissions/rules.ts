@@ -167,9 +167,15 @@ function withSetRules<T extends z.ZodType<{ permissions: GitPermissionInput[] }>
 /** PUT (replace) and POST (bulk add) body: the vendor's GitPermissionBulkCreateRequest. */
 export const GitPermissionBulkCreateRequest = withSetRules(
   z.strictObject({
-    permissions: z.array(GitPermissionCreateRequest, { message: 'permissions must be an array of permissions' }),
+    permissions: z
+      .array(GitPermissionCreateRequest, { message: 'permissions must be an array of permissions' })
+      .max(GIT_PERMISSIONS_MAX_PER_REQUEST, {
+        error: (issue) =>
+          `At most ${GIT_PERMISSIONS_MAX_PER_REQUEST} permissions per replace; this set has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
+      }),
   }),
-  GIT_PERMISSIONS_MAX_PER_REQUEST,
+  // The count is the array's own `.max()` (which OpenAPI shows as maxItems); the set rules check the rest.
+  null,
 );
 
 /** PATCH body: the vendor's GitPermissionUpdateRequest. */

@@ -118,9 +118,7 @@ export const AuditLogQuery = z
     time_before: TimeBound('time_before'),
     order: z.enum(AUDIT_LOG_ORDERS, { message: 'order must be asc or desc' }).default('desc'),
     /** One or more action values; repeated keys or comma-joined. */
-    action: queryArray(ActionName).refine((v) => v === undefined || v.length <= MAX_ACTION_FILTER, {
-      message: `At most ${MAX_ACTION_FILTER} action values per filter`,
-    }),
+    action: queryArray(ActionName, { count: MAX_ACTION_FILTER, what: 'action values per filter' }),
     /** Extension: only entries of this service user. */
     service_user_id: PrincipalId('service_user_id'),
     /** Extension: only entries of this user. */

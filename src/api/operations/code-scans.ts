@@ -82,9 +82,7 @@ const Id = (name: string) =>
     .min(1, `${name} must not be empty`)
     .max(CODE_SCAN_LIMITS.id, `${name} is at most ${CODE_SCAN_LIMITS.id} characters`);
 const listOf = <T extends z.ZodType>(name: string, item: T) =>
-  queryArray(item).refine((v) => v === undefined || v.length <= CODE_SCAN_LIMITS.filterValues, {
-    message: `at most ${CODE_SCAN_LIMITS.filterValues} ${name} values per filter`,
-  });
+  queryArray(item, { count: CODE_SCAN_LIMITS.filterValues, what: `${name} values per filter` });
 
 /** Findings filters (vendor documentation). Array filters accept repeated keys and comma-joined values. */
 export const FindingsQuery = z.object({

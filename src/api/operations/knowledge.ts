@@ -4,7 +4,7 @@
  * reference: KnowledgeNoteCreateRequest, FolderTreeResponse, FolderSummary).
  */
 import { z } from 'zod';
-import { After, First, OrgId, UnixSeconds, whenFieldsParsed } from '../conventions';
+import { After, First, OrgId, requiredText, UnixSeconds, whenFieldsParsed } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 import { NOTE_ACCESS_TYPES } from '../values';
@@ -55,12 +55,6 @@ export const FolderTree = z.looseObject({
 });
 export type FolderTree = z.infer<typeof FolderTree>;
 
-const requiredText = (name: string, max: number, what: string) =>
-  z
-    .string({ message: `${name} is required: ${what}` })
-    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` })
-    .refine((s) => s.length <= max, { message: `${name} is at most ${max.toLocaleString('en-US')} characters` });
-
 /** Why a note body's trigger is wrong (missing, too long, or two names that disagree); null when it is right. */
 function triggerProblem(v: { trigger_description?: string; trigger?: string }): string | null {
   const { trigger_description: spec, trigger: vendor } = v;
@@ -86,7 +80,13 @@ function triggerProblem(v: { trigger_description?: string; trigger?: string }): 
 export const KnowledgeNoteBody = z
   .strictObject({
     name: requiredText('name', NOTE_LIMITS.name, 'give the note a short name'),
-    trigger_description: z.string({ message: 'trigger_description must be text' }).optional(),
+    trigger_description: z
+      .string({ message: 'trigger_description must be text' })
+      .max(
+        NOTE_LIMITS.trigger_description,
+        `trigger_description is at most ${NOTE_LIMITS.trigger_description.toLocaleString('en-US')} characters`,
+      )
+      .optional(),
     trigger: z.string({ message: 'trigger must be text' }).optional(),
     body: requiredText('body', NOTE_LIMITS.body, 'write what the agent should know'),
     folder_id: z.string().min(1, 'folder_id must be a folder id, or null for no folder').nullish(),

@@ -5,7 +5,7 @@
  * an organization's playbook only there.
  */
 import { z } from 'zod';
-import { After, First, OrgId, UnixSeconds } from '../conventions';
+import { After, First, OrgId, requiredText, UnixSeconds } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 
@@ -35,12 +35,6 @@ export const Playbook = z.looseObject({
 export type Playbook = z.infer<typeof Playbook>;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-
-const requiredText = (name: string, max: number, what: string) =>
-  z
-    .string({ message: `${name} is required: ${what}` })
-    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` })
-    .refine((s) => s.length <= max, { message: `${name} is at most ${fmt(max)} characters` });
 
 /** Create and update body (PUT replaces the playbook; an omitted macro or schema clears it). */
 export const PlaybookBody = z.strictObject({

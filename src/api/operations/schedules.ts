@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import { cronProblem, CRON_MAX_LENGTH } from '../cron';
-import { After, First, OrgId, queryInt } from '../conventions';
+import { After, First, OrgId, queryInt, requiredText } from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 import { SESSION_LIMITS, TagList } from './sessions';
@@ -160,12 +160,6 @@ export type ScheduleRun = z.infer<typeof ScheduleRun>;
 
 // ---------------------------------------------------------------- requests
 
-const requiredText = (name: string, max: number, what: string) =>
-  z
-    .string({ message: `${name} is required: ${what}` })
-    .refine((s) => s.trim().length > 0, { message: `${name} must not be empty: ${what}` })
-    .refine((s) => s.length <= max, { message: `${name} is at most ${fmt(max)} characters` });
-
 const Name = requiredText('name', SCHEDULE_LIMITS.name, 'give the schedule a short name');
 const Prompt = requiredText('prompt', SCHEDULE_LIMITS.prompt, 'say what the agent should do on each run');
 
@@ -216,8 +210,8 @@ const IntervalCount = z
 const label = (name: string, max: number) =>
   z
     .string({ message: `${name} must be a string` })
+    .max(max, `${name} is at most ${fmt(max)} characters`)
     .refine((s) => s.trim().length > 0, { message: `${name} must not be empty (null for none)` })
-    .refine((s) => s.length <= max, { message: `${name} is at most ${fmt(max)} characters` })
     // eslint-disable-next-line no-control-regex
     .refine((s) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(s), {
       message: `${name} must not contain control or bidirectional-override characters`,

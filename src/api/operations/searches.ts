@@ -28,9 +28,7 @@ export const EnterpriseSearchesQuery = withRangeChecks(
   z.object({
     ...PageQuery.shape,
     ...OptionalRange,
-    org_ids: queryArray(OrgId).refine((v) => v === undefined || v.length <= MAX_ORG_IDS, {
-      message: `At most ${MAX_ORG_IDS} organization ids per filter`,
-    }),
+    org_ids: queryArray(OrgId, { count: MAX_ORG_IDS, what: 'organization ids per filter' }),
   }),
 );
 export type EnterpriseSearchesQuery = z.input<typeof EnterpriseSearchesQuery>;

@@ -70,8 +70,8 @@ export const CreateSecretBody = z
       }),
     key: z
       .string({ message: 'key is required' })
+      .max(SECRET_LIMITS.key, `key is at most ${SECRET_LIMITS.key} characters`)
       .refine((s) => s.trim().length > 0, { message: 'key must not be empty' })
-      .refine((s) => s.length <= SECRET_LIMITS.key, { message: `key is at most ${SECRET_LIMITS.key} characters` })
       .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), {
         message: 'key cannot contain control characters',
       })

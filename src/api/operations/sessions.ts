@@ -10,7 +10,17 @@
  * the `View*` ones, so it cannot create, message, archive or terminate.
  */
 import { z } from 'zod';
-import { After, First, PageQuery, QueryBoolean, queryArray, queryInt, OrgId, UnixSeconds } from '../conventions';
+import {
+  After,
+  First,
+  PageQuery,
+  QueryBoolean,
+  queryArray,
+  queryInt,
+  OrgId,
+  requiredText,
+  UnixSeconds,
+} from '../conventions';
 import { pageOf } from '../page';
 import { defineOperations } from './define';
 import { SESSION_ORIGINS } from '../values';
@@ -154,8 +164,8 @@ const idString = (name: string) =>
 /** One tag: 1–64 characters, no comma (array filters are comma-joined, so a comma would split it). */
 export const Tag = z
   .string({ message: 'a tag must be a string' })
+  .max(SESSION_LIMITS.tag, `a tag is at most ${SESSION_LIMITS.tag} characters`)
   .refine((s) => s.trim().length > 0, { message: 'a tag must not be empty' })
-  .refine((s) => s.length <= SESSION_LIMITS.tag, { message: `a tag is at most ${SESSION_LIMITS.tag} characters` })
   .refine((s) => !s.includes(','), { message: 'a tag cannot contain a comma' })
   .transform((s) => s.trim());
 
@@ -194,12 +204,7 @@ const stringList = (name: string, max: number, itemMax: number = SESSION_LIMITS.
  * related sessions or pages, given to the agent as context.
  */
 export const CreateSessionBody = z.strictObject({
-  prompt: z
-    .string({ message: 'prompt is required: say what the agent should do' })
-    .refine((s) => s.trim().length > 0, { message: 'prompt must not be empty: say what the agent should do' })
-    .refine((s) => s.length <= SESSION_LIMITS.prompt, {
-      message: `prompt is at most ${fmt(SESSION_LIMITS.prompt)} characters`,
-    }),
+  prompt: requiredText('prompt', SESSION_LIMITS.prompt, 'say what the agent should do'),
   agent_mode: z
     .enum(AGENT_MODES, { message: 'agent_mode must be normal, fast or lite (omit it for the organization default)' })
     .nullish(),
@@ -246,12 +251,7 @@ export const CreateSessionBody = z.strictObject({
 export type CreateSessionBody = z.input<typeof CreateSessionBody>;
 
 export const SendMessageBody = z.strictObject({
-  message: z
-    .string({ message: 'message is required' })
-    .refine((s) => s.trim().length > 0, { message: 'message must not be empty' })
-    .refine((s) => s.length <= SESSION_LIMITS.message, {
-      message: `message is at most ${fmt(SESSION_LIMITS.message)} characters`,
-    }),
+  message: requiredText('message', SESSION_LIMITS.message, 'write the message to the agent'),
 });
 export type SendMessageBody = z.input<typeof SendMessageBody>;
 
@@ -270,12 +270,10 @@ export const SessionListQuery = z.object({
   first: First,
   after: After,
   origins: queryArray(z.enum(SESSION_ORIGINS, { message: `origins values are ${SESSION_ORIGINS.join(', ')}` })),
-  session_ids: queryArray(z.string().max(SESSION_LIMITS.id)).refine(
-    (v) => !v || v.length <= SESSION_LIMITS.sessionIdsFilter,
-    {
-      message: `at most ${SESSION_LIMITS.sessionIdsFilter} session_ids per request`,
-    },
-  ),
+  session_ids: queryArray(z.string().max(SESSION_LIMITS.id), {
+    count: SESSION_LIMITS.sessionIdsFilter,
+    what: 'session_ids per request',
+  }),
   created_after: unixQuery('created_after'),
   created_before: unixQuery('created_before'),
   updated_after: unixQuery('updated_after'),
