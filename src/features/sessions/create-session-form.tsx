@@ -227,14 +227,19 @@ export function CreateSessionForm({
           });
         }}
         actions={
-          <div className="flex gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             <SubmitButton
               pendingLabel={uploading ? 'Uploading files…' : 'Creating…'}
               disabled={can === false}
-              title={missingPermissionTitle('UseAgentSessions', can)}
+              aria-describedby={can === false ? 'create-session-why' : undefined}
             >
               Create session
             </SubmitButton>
+            {can === false && (
+              <span id="create-session-why" className="text-xs text-muted">
+                {missingPermissionTitle('UseAgentSessions', can)}
+              </span>
+            )}
           </div>
         }
       >
