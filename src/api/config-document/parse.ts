@@ -146,7 +146,7 @@ const asSet = <T>(v: T[] | { manage: Manage; items: T[] } | undefined): ManagedS
 /** Parses, checks and expands a document; `errors` is empty exactly when `expanded` is set. */
 export function parseConfigDocument(text: string, file = 'document'): ParsedConfig {
   const errors: DocumentError[] = [];
-  let more = 0;
+  const more = 0;
   let locatePath: ParsedConfig['locate'] = () => ({ line: null, column: null });
   const fail = (): ParsedConfig => ({
     locate: locatePath,
@@ -203,15 +203,17 @@ export function parseConfigDocument(text: string, file = 'document'): ParsedConf
     errors.push({ file, path: pathText(path), ...locate(doc, counter, path), message });
   const parsed = ConfigDocument.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
+    // A set is a list or `{ manage, items }`: report the branch the writer meant (nested sets too).
+    const report = (issue: (typeof parsed.error.issues)[number], prefix: PropertyKey[]) => {
+      const path = [...prefix, ...issue.path];
       if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-        // A set is a list or `{ manage, items }`: report the branch the writer meant.
-        const branch = Array.isArray(getAt(raw, issue.path)) ? issue.errors[0]! : (issue.errors[1] ?? issue.errors[0]!);
-        for (const sub of branch) at([...issue.path, ...sub.path], sub.message);
+        const branch = Array.isArray(getAt(raw, path)) ? issue.errors[0]! : (issue.errors[1] ?? issue.errors[0]!);
+        for (const sub of branch) report(sub as (typeof parsed.error.issues)[number], path);
       } else {
-        at(issue.path, issue.message);
+        at(path, issue.message);
       }
-    }
+    };
+    for (const issue of parsed.error.issues) report(issue, []);
     return fail();
   }
   const document = parsed.data;

@@ -61,7 +61,7 @@ export function patientUpstream(
       } catch (err) {
         if (!(err instanceof UpstreamProblem) || err.status !== 429) throw err;
         const asked = Number(err.headers['retry-after'] ?? '1');
-        const s = Math.min(Number.isFinite(asked) && asked > 0 ? asked : 1, MAX_RETRY_AFTER_S);
+        const s = Math.min(Number.isFinite(asked) && asked >= 0 ? asked : 1, MAX_RETRY_AFTER_S);
         if (waited + s > opts.budgetS) throw err;
         opts.onWait?.(s);
         await sleep(s * 1000, opts.signal);
@@ -109,13 +109,11 @@ function documentProblem(errors: DocumentError[], more: number): HttpProblem {
     {
       document_errors: errors,
       more_errors: more,
-      errors: errors
-        .slice(0, 50)
-        .map((e) => ({
-          loc: ['body', 'document', ...(e.path ? e.path.split('.') : [])],
-          msg: `${e.line ? `line ${e.line}: ` : ''}${e.message}`,
-          type: 'document',
-        })),
+      errors: errors.slice(0, 50).map((e) => ({
+        loc: ['body', 'document', ...(e.path ? e.path.split('.') : [])],
+        msg: `${e.line ? `line ${e.line}: ` : ''}${e.message}`,
+        type: 'document',
+      })),
     },
   );
 }
