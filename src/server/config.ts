@@ -68,6 +68,8 @@ export interface Config extends AccessSettings {
   guardedChangesQueue?: number;
   /** CONSOLE_RECONCILE_INTERVAL_S: how often revisions left `applying` are looked for (default 15 s). */
   reconcileIntervalS?: number;
+  /** CAPACITY_SAMPLE_INTERVAL_S: how often the queue and hypervisors are sampled (default 300 s; 0 = off). */
+  capacitySampleIntervalS?: number;
   /** CONSOLE_ALERTS_INTERVAL_S: how often alert rules are evaluated (default 60 s; 0 = only on "Check now"). */
   alertsIntervalS?: number;
   /**
@@ -245,6 +247,7 @@ export function loadConfig(
     maxGuardedChanges: int('CONSOLE_MAX_GUARDED_CHANGES', 4, 1, 1_000),
     guardedChangesQueue: int('CONSOLE_GUARDED_CHANGES_QUEUE', 100, 0, 100_000),
     reconcileIntervalS: int('CONSOLE_RECONCILE_INTERVAL_S', 15, 1, 3_600),
+    capacitySampleIntervalS: capacitySampleInterval(int('CAPACITY_SAMPLE_INTERVAL_S', 300, 0, 86_400), problems),
     ...readAccessSettings(get, problems),
     alertsIntervalS: int('CONSOLE_ALERTS_INTERVAL_S', 60, 0, 86_400),
     alertsAllowPrivateTargets: alertTargets(get('CONSOLE_ALERTS_ALLOW_PRIVATE_TARGETS'), problems),
@@ -286,4 +289,12 @@ function alertTargets(raw: string | undefined, problems: string[]): string[] {
     }
   }
   return items.slice(0, 50);
+}
+
+/** 0 turns capacity sampling off; otherwise at least 10 s, so a replica never reads the API every second. */
+function capacitySampleInterval(n: number, problems: string[]): number {
+  if (n > 0 && n < 10) {
+    problems.push(`CAPACITY_SAMPLE_INTERVAL_S is 0 (off) or at least 10 seconds (got ${n})`);
+  }
+  return n;
 }

@@ -8,6 +8,7 @@ import { consoleGitPermissionOperations } from './git-permissions';
 import { consoleIpAccessListOperations } from './ip-access-list';
 import { consoleSettingsHistoryOperations } from './settings-history';
 import { consoleSystemOperations } from './system';
+import { consoleCapacitySampleOperations } from './capacity-samples';
 import { consoleAlertOperations } from './alerts';
 import { consoleActivityOperations } from './activity';
 import { consoleConfigurationOperations } from './configuration';
@@ -17,6 +18,7 @@ export const consoleOperations = {
   ...consoleGitPermissionOperations,
   ...consoleIpAccessListOperations,
   ...consoleDoctorOperations,
+  ...consoleCapacitySampleOperations,
   ...consoleSettingsHistoryOperations,
   ...consoleAlertOperations,
   ...consoleActivityOperations,

@@ -18,6 +18,7 @@ import { consoleErrorResponse } from './problems';
 import { activityHandlers } from './activity/handlers';
 import { configurationHandlers } from './configuration';
 import type { UpstreamClient } from './upstream-client';
+import { capacitySampleHandlers } from './capacity-samples';
 
 export interface ConsoleDeps {
   config: Config;
@@ -76,6 +77,12 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
       upstream: deps.upstream,
       redactor: deps.redactor,
       store: deps.store.settingsHistory,
+    }),
+    ...capacitySampleHandlers({
+      config: deps.config,
+      store: deps.store.capacitySamples,
+      upstream: deps.upstream,
+      closed: () => deps.store.sqlite?.open === false || deps.store.postgres?.pool.ended === true,
     }),
     ...doctorHandlers({
       config: deps.config,

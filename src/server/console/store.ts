@@ -9,6 +9,7 @@ import { sessionPgMigrations } from './sessions-store-postgres';
 import { settingsMigrations, settingsPgMigrations } from './storage/settings';
 import { ipAccessListPgMigrations } from './ip-access-list/store-postgres';
 import { leaseMigrations } from './storage/locks';
+import { capacitySampleMigrations, capacitySamplePgMigrations } from './capacity-samples/store';
 import { alertMigrations, alertPgMigrations } from './alerts/store';
 import { settingsHistoryMigrations } from './settings-history/store';
 import { settingsHistoryPgMigrations } from './settings-history/store-postgres';
@@ -27,6 +28,7 @@ export const consoleMigrations: Migration[] = [
   ...settingsHistoryMigrations,
   ...alertMigrations,
   ...configurationMigrations,
+  ...capacitySampleMigrations,
 ];
 
 /**
@@ -43,6 +45,7 @@ export const consolePgMigrations: Migration[] = [
   ...settingsHistoryPgMigrations,
   ...alertPgMigrations,
   ...configurationPgMigrations,
+  ...capacitySamplePgMigrations,
 ];
 
 export function openConsoleStore(dataDir: string): Db {

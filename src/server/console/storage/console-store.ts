@@ -32,6 +32,11 @@ import { createSqliteActivityStore, type ActivityRetention, type ActivityStore }
 import { createPgActivityStore } from '../activity/store-postgres';
 import { createSqliteConfigRevisionStore, type ConfigRevisionStore } from '../configuration/store';
 import { createPgConfigRevisionStore } from '../configuration/store-postgres';
+import {
+  createPgCapacitySampleStore,
+  createSqliteCapacitySampleStore,
+  type CapacitySampleStore,
+} from '../capacity-samples/store';
 
 export interface ConsoleStore {
   kind: 'sqlite' | 'postgres';
@@ -50,6 +55,8 @@ export interface ConsoleStore {
   settingsHistory: SettingsHistoryStore;
   /** The configuration documents applied (or exported) through the console, with their plans and reports. */
   configuration: ConfigRevisionStore;
+  /** The queue and hypervisors sampled over time (one sample per interval across replicas). */
+  capacitySamples: CapacitySampleStore;
   /** Serializes guarded changes per set: in this process, and with PostgreSQL across every replica. */
   locks: SetLocks;
   /** The SQLite database itself (SQLite only). */
@@ -93,6 +100,7 @@ export function sqliteConsoleStore(db: Db, opts: ConsoleStoreOptions = {}): Cons
     activity: createSqliteActivityStore(db, opts.activityRetention),
     settingsHistory: createSqliteSettingsHistoryStore(db, locks, undefined, opts.clock),
     configuration: createSqliteConfigRevisionStore(db, opts.clock),
+    capacitySamples: createSqliteCapacitySampleStore(db, nowSeconds(opts.clock)),
     locks,
     sqlite: db,
     postgres: undefined,
@@ -135,6 +143,7 @@ export async function openPostgresConsoleStore(
     activity: createPgActivityStore(db, opts.activityRetention),
     settingsHistory: createPgSettingsHistoryStore(db, locks, undefined, opts.clock),
     configuration: createPgConfigRevisionStore(db, opts.clock),
+    capacitySamples: createPgCapacitySampleStore(db, nowSeconds(opts.clock)),
     locks,
     sqlite: undefined,
     postgres: db,
@@ -220,3 +229,8 @@ export async function openConsoleStoreFor(
 }
 
 export { StoreUnavailable, type StoreState };
+
+/** The store's clock in Unix seconds: the one tests pass, else the wall clock. */
+function nowSeconds(clock: (() => number) | undefined): () => number {
+  return clock ?? (() => Math.floor(Date.now() / 1000));
+}
