@@ -154,7 +154,7 @@ test('creates, renames and deletes an organization, counting what goes with it',
     await dialog.getByRole('spinbutton', { name: 'ACU limit per billing cycle' }).fill('10');
     await dialog.getByRole('spinbutton', { name: 'ACU limit per session' }).fill('11');
     await dialog.getByRole('button', { name: 'Create organization' }).click();
-    await expect(dialog.getByText('cannot be above max_cycle_acu_limit')).toBeVisible();
+    await expect(dialog.getByText(/cannot be above the ACU limit per billing cycle/)).toBeVisible();
     await dialog.getByRole('spinbutton', { name: 'ACU limit per session' }).fill('5');
     await dialog.getByRole('button', { name: 'Create organization' }).click();
     await expect(dialog).toBeHidden();

@@ -159,7 +159,9 @@ test.describe('service users', () => {
     await shown.getByRole('button', { name: /I have stored it/ }).click();
     await expect(shown).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'Credential' })).toHaveCount(0);
-    const row = page.getByRole('row', { name: new RegExp(name) });
+    const row = page
+      .getByRole('table', { name: 'Service users', exact: true })
+      .getByRole('row', { name: new RegExp(name) });
     await expect(row).toContainText('Platform Automation');
     await expect(row).toContainText('Active, expiring');
     await expect(row).toContainText(/Ends in 7 days|Ends next week/);
@@ -196,7 +198,7 @@ test.describe('service users', () => {
     await go.click();
     await expect(confirm).toBeHidden();
     await expect(page.getByText(`${name} deleted; its credential no longer works`, { exact: true })).toBeVisible();
-    await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
+    await expect(row).toHaveCount(0);
     expect((await call('/v3/self')).status).toBe(401);
     const gone = (await (
       await request.get(`/api/v3/enterprise/members/service-users/${who.service_user_id}`)
