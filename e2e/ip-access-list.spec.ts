@@ -99,7 +99,8 @@ test('edits the list: a range normalized, one removed, reviewed, applied, then r
   await expect(page.getByText(`Restored the list before revision #${revisionId}`, { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden();
   expect((await currentList(request)).ip_ranges).toEqual(original);
-  await expect(page.getByRole('row').filter({ hasText: `from #${revisionId}` })).toBeVisible();
+  // The restore says which list it brought back: the one before the change, not "from #N".
+  await expect(page.getByRole('row').filter({ hasText: `Restored the list before #${revisionId}` })).toBeVisible();
 });
 
 test('refuses a list without the console’s own address, explaining the lockout', async ({ page, request }) => {
@@ -109,15 +110,47 @@ test('refuses a list without the console’s own address, explaining the lockout
   await page.getByRole('button', { name: /^Remove range \d+ \(::1\/128\)$/ }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'This list does not admit' })).toContainText('127.0.0.1, ::1');
   await page.getByRole('button', { name: 'Review changes' }).click();
-  await page.getByRole('button', { name: 'Apply anyway' }).click();
 
-  // The console server refuses it: nothing was applied, and only the enterprise's typed name would override.
-  await expect(page.getByText('Refused: this list would lock the console out')).toBeVisible();
-  await expect(page.getByText(/it does not admit 2 addresses the console reaches the API from/)).toBeVisible();
+  // Apply anyway waits for the enterprise's name, typed exactly, and says so in words.
+  const applyAnyway = page.getByRole('button', { name: 'Apply anyway' });
+  await expect(applyAnyway).toBeDisabled();
+  await expect(applyAnyway).toHaveAccessibleDescription(/enabled once the enterprise’s name is typed/);
   const override = page.getByRole('textbox', { name: /type the enterprise’s name/ });
-  await expect(override).toHaveAttribute('aria-invalid', 'true');
   await override.fill('acme corp');
-  await page.getByRole('button', { name: 'Apply anyway' }).click();
-  await expect(page.getByText(/does not match the enterprise’s name/i).first()).toBeVisible();
+  await expect(applyAnyway).toBeDisabled();
+  await expect(page.getByText(/matches the enterprise’s name exactly/)).toBeVisible();
+
+  // The console server refuses it too (for any client): nothing is applied without the name.
+  const refused = await request.put('/console/ip-access-list', {
+    data: {
+      base_version: before.version,
+      base: before.ip_ranges,
+      ip_ranges: before.ip_ranges.filter((r) => r !== '127.0.0.0/8' && r !== '::1/128'),
+    },
+  });
+  expect(refused.status()).toBe(422);
+  expect(((await refused.json()) as { detail: string }).detail).toMatch(
+    /does not admit 2 addresses the console reaches the API from/,
+  );
   expect((await currentList(request)).ip_ranges).toEqual(before.ip_ranges);
+});
+
+test('adds ranges: merged into the list (nothing removed, nothing twice) and said what it added', async ({
+  page,
+  request,
+}) => {
+  const before = await currentList(request);
+  await page.goto('/settings/ip-access-list');
+  await page.getByRole('button', { name: 'Add ranges…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add ranges to the IP access list' });
+  const listed = before.ip_ranges.find((r) => r.startsWith('127.'))!;
+  await dialog.getByRole('textbox', { name: /Ranges to add/ }).fill(`198.18.0.9/15, ${listed}\n198.18.0.0/15`);
+  await expect(dialog.getByText(/^New:/).locator('..')).toContainText('198.18.0.0/15');
+  await expect(dialog.getByText(/Already listed, not added again/).locator('..')).toContainText(listed);
+  await dialog.getByRole('button', { name: 'Add 1 range' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: /^Added 1 range: 198\.18\.0\.0\/15/ })).toBeVisible();
+
+  const after = await currentList(request);
+  expect(after.ip_ranges).toEqual([...before.ip_ranges, '198.18.0.0/15']);
 });

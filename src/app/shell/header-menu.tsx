@@ -30,7 +30,8 @@ export function HeaderMenu({ onSignOut, className }: { onSignOut?: () => void; c
   const display = useTimeDisplay();
   const [theme, setTheme] = useState<Theme>(readTheme);
   return (
-    <DropdownMenu>
+    // Not modal: a modal menu hides the rest of the page from assistive technology while it stays focusable.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button size="icon" aria-label="More: times, theme and sign out" className={className}>
           <EllipsisVertical className="size-4" aria-hidden />
