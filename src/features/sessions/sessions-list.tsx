@@ -236,7 +236,8 @@ export function sessionColumns(enterprise: boolean, orgNames: ReadonlyMap<string
       header: 'Tags',
       meta: {
         width: 'minmax(8rem,1.4fr)',
-        className: 'flex min-w-0 gap-1 overflow-hidden',
+        // One line in a row (fixed height); a phone's card wraps them.
+        className: 'flex min-w-0 gap-1 overflow-hidden max-sm:flex-wrap',
         cellTitle: (s: Session) => s.tags.join(', ') || undefined,
       },
       cell: ({ row: { original: s } }) => (
