@@ -42,13 +42,9 @@ export const RegisterIdpGroupsBody = z.strictObject({
   idp_group_names: z
     .array(IdpGroupName, { message: 'idp_group_names is required: a list of IdP group names' })
     .min(1, 'idp_group_names needs at least 1 name')
-    .superRefine((names, ctx) => {
-      if (names.length > IDP_GROUP_LIMITS.perRegistration) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `At most ${IDP_GROUP_LIMITS.perRegistration} IdP groups per registration; this request has ${names.length}`,
-        });
-      }
+    .max(IDP_GROUP_LIMITS.perRegistration, {
+      error: (issue) =>
+        `At most ${IDP_GROUP_LIMITS.perRegistration} IdP groups per registration; this request has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
     }),
 });
 export type RegisterIdpGroupsBody = z.input<typeof RegisterIdpGroupsBody>;

@@ -49,13 +49,9 @@ export const BulkRemoveIndexingBody = z.strictObject({
       },
     )
     .min(REPOSITORY_PATHS_LIMIT.min, 'repository_paths needs at least 1 repository path')
-    .superRefine((paths, ctx) => {
-      if (paths.length > REPOSITORY_PATHS_LIMIT.max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `At most ${REPOSITORY_PATHS_LIMIT.max} repository paths per removal; this list has ${paths.length}`,
-        });
-      }
+    .max(REPOSITORY_PATHS_LIMIT.max, {
+      error: (issue) =>
+        `At most ${REPOSITORY_PATHS_LIMIT.max} repository paths per removal; this list has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
     }),
 });
 export type BulkRemoveIndexingBody = z.input<typeof BulkRemoveIndexingBody>;
