@@ -21,14 +21,16 @@ import {
 
 // ── Requests (strict) ───────────────────────────────────────────────────────────────────────────────────
 
-const matcherValue = z.string().nullish();
+/** A matcher's text: its length a `.max()` (the form counts it; OpenAPI shows it); its pattern a set rule. */
+const matcherValue = (name: MatcherField) =>
+  z.string().max(GIT_MATCHER_MAX_LENGTH, `${name} is at most ${GIT_MATCHER_MAX_LENGTH} characters`).nullish();
 
 /** The shape of one item; the rules that need the whole item or set are in `validateGitPermissionSet`. */
 export const GitPermissionCreateRequest = z.strictObject({
   git_connection_id: z.string({ message: 'git_connection_id is required' }),
-  repo_path: matcherValue,
-  prefix_path: matcherValue,
-  group_prefix: matcherValue,
+  repo_path: matcherValue('repo_path'),
+  prefix_path: matcherValue('prefix_path'),
+  group_prefix: matcherValue('group_prefix'),
   read_only: z.boolean({ message: 'read_only must be true or false' }).default(false),
 });
 

@@ -97,13 +97,9 @@ export const InviteUsersBody = z.strictObject({
   emails: z
     .array(InviteEmail, { message: 'emails is required: a list of email addresses' })
     .min(1, 'emails needs at least 1 address')
-    .superRefine((emails, ctx) => {
-      if (emails.length > MEMBER_LIMITS.invitationsPerCall) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `At most ${MEMBER_LIMITS.invitationsPerCall} invitations per call; this request has ${emails.length}`,
-        });
-      }
+    .max(MEMBER_LIMITS.invitationsPerCall, {
+      error: (issue) =>
+        `At most ${MEMBER_LIMITS.invitationsPerCall} invitations per call; this request has ${Array.isArray(issue.input) ? issue.input.length : 'more'}`,
     }),
   enterprise_role_id: z
     .string({ message: 'enterprise_role_id is required: the enterprise role the invited users get' })
