@@ -9,7 +9,6 @@ import { useId, useState } from 'react';
 import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import {
-  GIT_MATCHER_MAX_LENGTH,
   gitPermissionKey,
   type GitConnection,
   type GitPermissionInput,
@@ -160,7 +159,6 @@ export function AddPermissions({
                   label={current.label}
                   description={current.hint}
                   placeholder={current.placeholder}
-                  limit={GIT_MATCHER_MAX_LENGTH}
                   countWhenEmpty={false}
                   autoComplete="off"
                   className="w-96 max-w-full"
