@@ -12,7 +12,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { cronProblem } from '@/api/cron';
-import { CreateScheduleBody, NOTIFY_ON, SCHEDULE_LIMITS, type Schedule } from '@/api/operations/schedules';
+import { CreateScheduleBody, NOTIFY_ON, type Schedule } from '@/api/operations/schedules';
 import {
   ComboboxField,
   DateTimeField,
@@ -273,12 +273,11 @@ export function ScheduleForm({
           </div>
         }
       >
-        <TextField name="name" label="Name" limit={SCHEDULE_LIMITS.name} autoComplete="off" />
+        <TextField name="name" label="Name" autoComplete="off" />
         <TextareaField
           name="prompt"
           label="Prompt"
           description="What the agent should do on each run."
-          limit={SCHEDULE_LIMITS.prompt}
           textareaClassName="min-h-28"
         />
         <SelectField
