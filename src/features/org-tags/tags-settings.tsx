@@ -174,7 +174,6 @@ function AllowedTagsSection({ orgId, tags }: { orgId: string; tags: string[] }) 
               name="tags"
               label="Add allowed tags"
               placeholder="bug, backend"
-              limit={ORG_TAG_LIMITS.tags}
               description={`Enter or a comma after each. ${TAG_HINT}`}
             />
           </Form>
@@ -238,7 +237,7 @@ function AllowedTagsSection({ orgId, tags }: { orgId: string; tags: string[] }) 
                 </div>
               }
             >
-              <TagsField name="tags" label="Allowed tags" limit={ORG_TAG_LIMITS.tags} description={TAG_HINT} />
+              <TagsField name="tags" label="Allowed tags" description={TAG_HINT} />
             </Form>
           )}
         </DialogContent>
