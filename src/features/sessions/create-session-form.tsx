@@ -247,7 +247,6 @@ export function CreateSessionForm({
           name="prompt"
           label="Prompt"
           description="What the agent should do."
-          limit={SESSION_LIMITS.prompt}
           textareaClassName="min-h-32"
         />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
