@@ -44,7 +44,6 @@ function BodyField() {
           <TextareaField
             name="body"
             label="Body"
-            limit={PLAYBOOK_LIMITS.body}
             description="Markdown: the procedure, its specifications, advice and forbidden actions."
             textareaClassName="min-h-96 font-mono"
           />
@@ -110,7 +109,7 @@ export function PlaybookForm({ scope, playbook }: { scope: PlaybookScope; playbo
         }
       >
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-          <TextField name="title" label="Title" limit={PLAYBOOK_LIMITS.title} autoComplete="off" />
+          <TextField name="title" label="Title" autoComplete="off" />
           <TextField
             name="macro"
             label="Macro"
