@@ -561,7 +561,6 @@ function RegisterForm({ known, onDone }: { known: ReadonlySet<string>; onDone: (
         name="idp_group_names"
         label="Group names"
         description="One per line. No / or \, at most 256 characters each."
-        limit={IDP_GROUPS_LIMIT}
         countOf={countNames}
         unit="groups"
         placeholder={'eng-platform\nsecurity-team'}
