@@ -126,7 +126,6 @@ function InviteForm({ onDone }: { onDone: () => void }) {
         name="emails"
         label="Email addresses"
         description="Separated by new lines, commas or spaces; “Name <address>” works too."
-        limit={INVITATIONS_LIMIT}
         countOf={countAddresses}
         unit="addresses"
         placeholder={'ada@example.com\ngrace@example.com'}
