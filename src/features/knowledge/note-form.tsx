@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { KnowledgeNoteBody, NOTE_LIMITS, type KnowledgeNote } from '@/api/operations/knowledge';
+import { KnowledgeNoteBody, type KnowledgeNote } from '@/api/operations/knowledge';
 import { ComboboxField, Form, SubmitButton, SwitchField, TextareaField, TextField } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { Button, buttonClass } from '@/components/ui/button';
@@ -63,7 +63,6 @@ function BodyField() {
           name="body"
           label="Body"
           description="Markdown: headings, lists, code, links."
-          limit={NOTE_LIMITS.body}
           textareaClassName="min-h-64 font-mono"
         />
       )}
@@ -125,12 +124,11 @@ export function NoteForm({ scope, note }: { scope: NoteScope; note?: KnowledgeNo
           </div>
         }
       >
-        <TextField name="name" label="Name" limit={NOTE_LIMITS.name} autoComplete="off" />
+        <TextField name="name" label="Name" autoComplete="off" />
         <TextareaField
           name="trigger_description"
           label="Trigger"
           description="When should the agent use this note? For example “When writing a database migration”."
-          limit={NOTE_LIMITS.trigger_description}
           textareaClassName="min-h-16"
         />
         <BodyField />
