@@ -103,7 +103,7 @@ function CreateForm({ onDone }: { onDone: () => void }) {
       }}
       actions={<Actions label="Create organization" pending="Creating…" />}
     >
-      <TextField name="name" label="Name" limit={ORGANIZATION_LIMITS.name} autoComplete="off" />
+      <TextField name="name" label="Name" autoComplete="off" />
       <LimitFields />
     </Form>
   );
@@ -149,7 +149,7 @@ function RenameForm({ org, onDone }: { org: Organization; onDone: () => void }) 
       }}
       actions={<Actions label="Rename" pending="Renaming…" />}
     >
-      <TextField name="name" label="Name" limit={ORGANIZATION_LIMITS.name} autoComplete="off" />
+      <TextField name="name" label="Name" autoComplete="off" />
     </Form>
   );
 }
