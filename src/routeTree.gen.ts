@@ -35,6 +35,7 @@ import { Route as SearchesIndexRouteImport } from './routes/searches/index'
 import { Route as ServiceUsersIndexRouteImport } from './routes/service-users/index'
 import { Route as SessionsIndexRouteImport } from './routes/sessions/index'
 import { Route as SessionsSessionIdRouteImport } from './routes/sessions/$sessionId'
+import { Route as SettingsConfigurationRouteImport } from './routes/settings/configuration'
 import { Route as SettingsLimitsRouteImport } from './routes/settings/limits'
 import { Route as UsageIndexRouteImport } from './routes/usage/index'
 import { Route as UsagePeopleRouteImport } from './routes/usage/people'
@@ -202,6 +203,11 @@ const SessionsIndexRoute = SessionsIndexRouteImport.update({
 const SessionsSessionIdRoute = SessionsSessionIdRouteImport.update({
   id: '/sessions/$sessionId',
   path: '/sessions/$sessionId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SettingsConfigurationRoute = SettingsConfigurationRouteImport.update({
+  id: '/settings/configuration',
+  path: '/settings/configuration',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SettingsLimitsRoute = SettingsLimitsRouteImport.update({
@@ -422,6 +428,7 @@ export interface FileRoutesByFullPath {
   '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
@@ -487,6 +494,7 @@ export interface FileRoutesByTo {
   '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access': typeof AccessIndexRoute
@@ -554,6 +562,7 @@ export interface FileRoutesById {
   '/members/$userId': typeof MembersUserIdRoute
   '/playbooks/new': typeof PlaybooksNewRoute
   '/sessions/$sessionId': typeof SessionsSessionIdRoute
+  '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
   '/access/': typeof AccessIndexRoute
@@ -622,6 +631,7 @@ export interface FileRouteTypes {
     | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
+    | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
     | '/access/'
@@ -687,6 +697,7 @@ export interface FileRouteTypes {
     | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
+    | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
     | '/access'
@@ -753,6 +764,7 @@ export interface FileRouteTypes {
     | '/members/$userId'
     | '/playbooks/new'
     | '/sessions/$sessionId'
+    | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
     | '/access/'
@@ -820,6 +832,7 @@ export interface RootRouteChildren {
   MembersUserIdRoute: typeof MembersUserIdRoute
   PlaybooksNewRoute: typeof PlaybooksNewRoute
   SessionsSessionIdRoute: typeof SessionsSessionIdRoute
+  SettingsConfigurationRoute: typeof SettingsConfigurationRoute
   SettingsLimitsRoute: typeof SettingsLimitsRoute
   UsagePeopleRoute: typeof UsagePeopleRoute
   AccessIndexRoute: typeof AccessIndexRoute
@@ -1030,6 +1043,13 @@ declare module '@tanstack/react-router' {
       path: '/sessions/$sessionId'
       fullPath: '/sessions/$sessionId'
       preLoaderRoute: typeof SessionsSessionIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/settings/configuration': {
+      id: '/settings/configuration'
+      path: '/settings/configuration'
+      fullPath: '/settings/configuration'
+      preLoaderRoute: typeof SettingsConfigurationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/settings/limits': {
@@ -1383,6 +1403,7 @@ const rootRouteChildren: RootRouteChildren = {
   MembersUserIdRoute: MembersUserIdRoute,
   PlaybooksNewRoute: PlaybooksNewRoute,
   SessionsSessionIdRoute: SessionsSessionIdRoute,
+  SettingsConfigurationRoute: SettingsConfigurationRoute,
   SettingsLimitsRoute: SettingsLimitsRoute,
   UsagePeopleRoute: UsagePeopleRoute,
   AccessIndexRoute: AccessIndexRoute,

@@ -143,6 +143,13 @@ export const ENTERPRISE_NAV = [
     ...linkOptions({ to: '/settings/limits' }),
   },
   {
+    label: 'Configuration',
+    permission: 'ManageEnterpriseSettings' as Permission,
+    operation: 'organizations.list',
+    exact: false,
+    ...linkOptions({ to: '/settings/configuration' }),
+  },
+  {
     // Alerts are the console's own: any credential the API accepts can be watched with.
     label: 'Alerts',
     permission: ANY_CREDENTIAL as RequiredPermission,
