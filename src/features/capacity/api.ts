@@ -15,6 +15,7 @@ export const capacityKeys = {
   all: ['capacity'] as const,
   queue: () => [...capacityKeys.all, 'queue'] as const,
   hypervisors: (status: HypervisorStatusFilter) => [...capacityKeys.all, 'hypervisors', status] as const,
+  samples: (hours: number) => [...capacityKeys.all, 'samples', hours] as const,
 };
 
 export const queueQueryOptions = (visible = true) =>
@@ -32,4 +33,14 @@ export const hypervisorsInfiniteQueryOptions = (status: HypervisorStatusFilter) 
     page: (after, signal) =>
       apiCall('hypervisors.list', { query: { first: HYPERVISORS_PAGE_SIZE, after, status }, signal }),
     staleTime: CAPACITY_POLL_MS / 2,
+  });
+
+/** The queue and the hypervisors as the console server sampled them over the last `hours`. */
+export const capacitySamplesQueryOptions = (hours: number, visible = true) =>
+  queryOptions({
+    queryKey: capacityKeys.samples(hours),
+    queryFn: ({ signal }) => apiCall('console.capacity.samples.list', { query: { hours }, signal }),
+    // A new sample lands once an interval; a minute is often enough to show it soon after.
+    refetchInterval: visible ? 60_000 : false,
+    staleTime: 30_000,
   });

@@ -16,6 +16,7 @@ import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { useDocumentVisible } from '@/lib/use-document-visible';
 import { CAPACITY_POLL_MS, hypervisorsInfiniteQueryOptions, queueQueryOptions } from './api';
+import { CapacityTrends } from './trends';
 
 const STATUS_TONES: Record<string, Tone> = {
   available: 'success',
@@ -141,6 +142,7 @@ export function CapacityScreen({
         description="Whether the platform is keeping up: sessions waiting to run, and the hypervisors that run them."
       />
       <QueueCard />
+      <CapacityTrends />
       <section aria-labelledby="hypervisors-heading">
         <h2 id="hypervisors-heading" className="mb-2 font-semibold">
           Hypervisors
