@@ -15,37 +15,33 @@
  * - Each request let in is noted with who it comes from (`console/actor.ts`): the history of every guarded
  *   change and the console's activity say who made it, and the policy checks their roles.
  */
-import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config';
 import {
   FREE_FAILURES,
   MAX_TRACKED_ADDRESSES,
   TARGET_ATTEMPTS_PER_HOUR,
-  newSecret,
   SIGN_IN_PATH,
   type SessionStore,
   type SignInFailureStore,
 } from '../console/sessions-store';
-import { sendProblem } from '../../node/problem-writer';
-import { noteActor, type Principal } from '../console/actor';
+import { noteActor } from '../console/actor';
 import { createOidcClient, type OidcClient } from '../oidc/client';
 import { noPolicy, rolesFor, type Policy } from '../policy/policy';
 import { addressKey, bearerOf, clearingCookies, PUBLIC_ASSET } from './cookies';
-import { escapeHtml, signInPage, writePage, type AccessMode, type FormState } from './page';
-import { createSessionKit, MAX_SESSIONS, principalOfRow } from './sessions';
-import { createLinkTokenSignIn, createTurns, LINK_TARGET, retryAfter, tooManyMessage, TOKEN_TARGET } from './sign-in';
+import { signInPage, writePage, type AccessMode, type FormState } from './page';
+import { createSessionKit, principalOfRow } from './sessions';
+import { createLinkTokenSignIn, createTurns, LINK_TARGET, TOKEN_TARGET } from './sign-in';
 import { createOidcSignIn, OIDC_CALLBACK_PATH, OIDC_START_PATH } from './oidc';
+import { createLinks, tokenChecks } from './links';
+import { createSignInPages } from './pages-routes';
+import { checkWithAccessControlOff, createBearerCheck, notSignedInAnswer, SESSION_PATH, SIGN_OUT_PATH } from './bearer';
 
 export { FREE_FAILURES, MAX_TRACKED_ADDRESSES, SIGN_IN_PATH, TARGET_ATTEMPTS_PER_HOUR };
 export { TOKEN_TARGET, LINK_TARGET, OIDC_START_PATH, OIDC_CALLBACK_PATH, addressKey, type AccessMode };
 export { SESSION_COOKIE, SECURE_SESSION_COOKIE } from './cookies';
-/** The client key of every Bearer request: one token, one client, whatever address it comes from. */
-export const BEARER_CLIENT = 'b:access-token';
-export const SIGN_OUT_PATH = '/console/sign-out';
-export const SESSION_PATH = '/console/session';
-/** The `type` of the 401 problem that means "sign in to the console" (not an upstream 401). */
-export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-required';
+export { SIGN_OUT_PATH } from './bearer';
+export { BEARER_CLIENT, SESSION_PATH, SIGN_IN_REQUIRED_TYPE } from './bearer';
 
 /** `last_seen_at` is written at most this often per session. */
 const TOUCH_EVERY_MS = 5_000;
@@ -105,22 +101,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   const limiter = opts.store.signInFailures;
   const idleMs = opts.config.sessionIdleMinutes * 60_000;
   const maxAgeMs = opts.config.sessionMaxHours * 3_600_000;
-  const token = opts.config.accessToken;
-  // Compared as HMACs under a per-process key: equal lengths, constant time, whatever is sent.
-  const macKey = randomBytes(32);
-  const mac = (s: string) => createHmac('sha256', macKey).update(s).digest();
-  const tokenMac = token ? mac(token) : undefined;
-  const tokenMatches = (given: string) => {
-    const g = mac(given);
-    // Always compare, so a configuration without a token takes the same time.
-    const ok = timingSafeEqual(g, tokenMac ?? mac(newSecret()));
-    return ok && tokenMac !== undefined;
-  };
-  // Sessions remember the configuration they were opened under; a slow hash, so the stored value does not
-  // make guessing the token offline cheap.
-  const fingerprint = scryptSync(token ?? 'link-only', 'agent-platform-console session fingerprint v1', 32).toString(
-    'hex',
-  );
+  const { tokenMatches, fingerprint } = tokenChecks(opts.config.accessToken);
   const oidcClient: OidcClient | undefined =
     opts.config.oidc && mode !== 'off' ? createOidcClient(opts.config.oidc, { now }) : undefined;
   const sso = oidcClient ? { providerName: oidcClient.providerName, startPath: OIDC_START_PATH } : undefined;
@@ -134,30 +115,18 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     policy,
     endSessionUrl: () => oidcClient?.endSessionUrl(),
   });
-  const { cookieName, cookieAttrs, sessionsOf } = sessions;
+  const { cookieName, sessionsOf } = sessions;
 
-  const ready: Promise<void> =
-    mode === 'off'
-      ? Promise.resolve()
-      : (async () => {
-          await store.revokeOtherFingerprints(fingerprint);
-          await store.purge(now(), idleMs, MAX_SESSIONS);
-          // Links printed by earlier starts no longer work. With replicas sharing the store, another replica's
-          // fresh link must keep working: there, unused links expire after the maximum session age instead.
-          await store.clearLinks(opts.sharedStore ? now() - maxAgeMs : undefined);
-        })();
-  // Not awaited by anyone yet: a failure here is reported, and the requests that follow answer for the store.
-  ready.catch((err: unknown) =>
-    console.error(`[console] sign-in housekeeping failed: ${err instanceof Error ? err.message : 'unknown error'}`),
-  );
-  /** Links being stored: consuming a link waits for them, so a link is never refused for arriving early. */
-  let linksStored: Promise<unknown> = ready.catch(() => undefined);
-  const addLink = (name?: string | null): { path: string; stored: Promise<void> } => {
-    const secret = newSecret();
-    const stored = linksStored.then(() => store.addLink(secret, now(), name ?? null));
-    linksStored = stored.catch(() => undefined);
-    return { path: `${SIGN_IN_PATH}?once=${secret}`, stored };
-  };
+  const links = createLinks({
+    mode,
+    store,
+    now,
+    fingerprint,
+    idleMs,
+    maxAgeMs,
+    sharedStore: opts.sharedStore ?? false,
+  });
+  const { ready } = links;
 
   const sendPage = (
     res: ServerResponse,
@@ -168,20 +137,6 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     extra?: string,
   ) => writePage(res, status, signInPage(mode, sso, message, state, extra), headers);
 
-  const signInDetail =
-    mode === 'token'
-      ? `Sign in to the console first (${SIGN_IN_PATH}), or send its access token as a Bearer token`
-      : `Sign in to the console first: open the one-time sign-in link that npm start printed (${SIGN_IN_PATH})`;
-  const sendSignInRequired = (res: ServerResponse, instance: string) =>
-    sendProblem(
-      res,
-      401,
-      sso ? `Sign in to the console first with ${sso.providerName} (${SIGN_IN_PATH})` : signInDetail,
-      instance,
-      {},
-      { type: SIGN_IN_REQUIRED_TYPE, title: 'Sign-in required', sign_in: SIGN_IN_PATH },
-    );
-
   const inTurn = createTurns();
   const linkToken = createLinkTokenSignIn({
     mode: mode === 'off' ? 'link' : mode,
@@ -190,7 +145,7 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     sessions,
     inTurn,
     tokenMatches,
-    linksStored: () => linksStored,
+    linksStored: links.stored,
     policy,
     now,
     sendPage,
@@ -199,146 +154,26 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
     ? createOidcSignIn({ client: oidcClient, store, sessions, policy, maxAgeMs, now, log })
     : undefined;
 
-  const handleSignIn = async (req: IncomingMessage, res: ServerResponse, addr: string): Promise<void> => {
-    const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
-      req.resume();
-      res.writeHead(405, { allow: 'GET, HEAD, POST', 'cache-control': 'no-store' }).end();
-      return;
-    }
-    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
-    if (method !== 'POST' && (method !== 'GET' || !query.has('once'))) {
-      if (await sessionsOf(req).then((all) => all.length === 1)) {
-        res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
-        return;
-      }
-      // Sign-out leaves a short-lived marker cookie: the app goes to this page by itself after signing out.
-      const signedOut =
-        query.get('signed_out') ??
-        (/(?:^|;\s*)console_signed_out=1(?:;|$)/.test(req.headers.cookie ?? '') ? '1' : null);
-      const logout = oidcClient?.endSessionUrl();
-      // After signing out: the provider's own sign-out is offered (the provider's session may still be open).
-      const extra =
-        signedOut !== null && logout && sso
-          ? `<p>You are signed out of the console. <a href="${escapeHtml(logout)}">Also sign out of ${escapeHtml(sso.providerName)}</a></p>`
-          : signedOut !== null
-            ? '<p>You are signed out of the console.</p>'
-            : '';
-      sendPage(res, 200, undefined, {}, undefined, extra);
-      return;
-    }
-    await linkToken.handle(req, res, addr);
-  };
+  const { handleSignIn, handleSignOut } = createSignInPages({
+    store,
+    sessions,
+    sendPage,
+    linkToken,
+    oidcClient,
+    sso,
+    secure: opts.secure,
+  });
 
-  const handleSignOut = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    req.resume();
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST', 'cache-control': 'no-store' }).end();
-      return;
-    }
-    for (const s of await sessionsOf(req)) await store.delete(s.idHash);
-    res.writeHead(303, {
-      location: oidcClient ? `${SIGN_IN_PATH}?signed_out=1` : SIGN_IN_PATH,
-      'set-cookie': [
-        `${cookieName}=; ${cookieAttrs}; Max-Age=0`,
-        ...(oidcClient
-          ? [
-              `console_signed_out=1; Path=${SIGN_IN_PATH}; Max-Age=300; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`,
-            ]
-          : []),
-      ],
-      'cache-control': 'no-store',
-    });
-    res.end();
-  };
-
-  /** The answer for a request with no usable session: 401 problem for an endpoint, else the sign-in page. */
-  const notSignedIn = (req: IncomingMessage, res: ServerResponse, pathname: string, isEndpoint: boolean) => {
-    req.resume();
-    if (isEndpoint) sendSignInRequired(res, pathname);
-    else res.writeHead(303, { location: SIGN_IN_PATH, 'cache-control': 'no-store' }).end();
-    return false as const;
-  };
-
-  /** A request carrying the access token as Bearer: checked in turn per address, with the guess limits. */
-  const checkBearer = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    pathname: string,
-    addr: string,
-    bearer: string,
-  ): Promise<string | false | undefined> => {
-    const outcome = await inTurn(addr, async () => {
-      const wait = await limiter.waitMs([addr, TOKEN_TARGET], now());
-      if (wait > 0) return wait;
-      if (tokenMatches(bearer)) return 'ok' as const;
-      await limiter.attempt([addr, TOKEN_TARGET], now());
-      return 0;
-    });
-    if (outcome === 'busy' || (typeof outcome === 'number' && outcome > 0)) {
-      const wait = outcome === 'busy' ? 1_000 : outcome;
-      req.resume();
-      sendProblem(res, 429, tooManyMessage(wait), pathname, retryAfter(wait));
-      return false;
-    }
-    if (outcome !== 'ok') return undefined;
-    await limiter.reset(addr);
-    const principal: Principal = {
-      method: 'bearer',
-      subject: null,
-      name: null,
-      email: null,
-      groups: [],
-      roles: rolesFor(policy(), { via: 'token' }),
-    };
-    if (pathname === SESSION_PATH && req.method === 'GET') {
-      sessions.sendSession(res, principal);
-      return false;
-    }
-    noteActor(req, 'bearer_token', null, principal);
-    // One token, one client for the fair share of the pool, whichever addresses its scripts use.
-    return BEARER_CLIENT;
-  };
+  const notSignedIn = notSignedInAnswer(mode, sso);
+  const checkBearer = createBearerCheck({ inTurn, limiter, tokenMatches, now, policy, sessions });
 
   return {
     mode,
     ready,
-    issueLink(name) {
-      const link = addLink(name);
-      link.stored.catch((err: unknown) =>
-        console.error(
-          `[console] storing a sign-in link failed: ${err instanceof Error ? err.message : 'unknown error'}`,
-        ),
-      );
-      return link.path;
-    },
-    async newLink(name) {
-      const link = addLink(name);
-      await link.stored;
-      return link.path;
-    },
+    issueLink: links.issueLink,
+    newLink: links.newLink,
     async check(req, res, pathname) {
-      if (mode === 'off') {
-        if (pathname === SIGN_IN_PATH || pathname === SIGN_OUT_PATH) {
-          req.resume();
-          res.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end();
-          return false;
-        }
-        const principal: Principal = {
-          method: 'off',
-          subject: null,
-          name: null,
-          email: null,
-          groups: [],
-          roles: [{ role: 'admin', grant: 'access control off' }],
-        };
-        if (pathname === SESSION_PATH && req.method === 'GET') {
-          sessions.sendSession(res, principal);
-          return false;
-        }
-        noteActor(req, 'access_control_off', null, principal);
-        return `a:${addressKey(req.socket.remoteAddress)}`;
-      }
+      if (mode === 'off') return checkWithAccessControlOff(req, res, pathname, sessions);
       const addr = addressKey(req.socket.remoteAddress);
       if (pathname === '/console/health') return `a:${addr}`;
       if (pathname === SIGN_IN_PATH) {
