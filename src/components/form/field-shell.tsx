@@ -2,7 +2,7 @@
  * What every form-kit field shows around its control: the label (with a mark when the API requires the
  * field), a description, the documented limit as a live count ("1,234 / 100,000", "3 / 50 tags"), and its
  * error; the control gets `id`, `aria-describedby`, `aria-invalid` and `aria-required` wired to them. The
- * limit is read from the contract's schema (`z.string().max(n)`, `z.array().max(n)`); `limit` overrides it.
+ * limit is read from the contract's schema (`z.string().max(n)`, `z.array().max(n)`), never restated.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { get, useFormContext, useFormState, useWatch } from 'react-hook-form';
@@ -16,8 +16,6 @@ export interface FieldProps {
   name: string;
   label: ReactNode;
   description?: ReactNode;
-  /** The maximum length (strings) or count (lists), when the schema's `.max()` does not say it. */
-  limit?: number;
   /** Whether to mark the field required; by default, whether the schema requires it. */
   required?: boolean;
   /** What the count counts, when not the value's length (e.g. the lines of a one-per-line list). */
@@ -60,7 +58,6 @@ export function FieldShell({
   name,
   label,
   description,
-  limit,
   required,
   className,
   layout = 'stack',
@@ -77,7 +74,7 @@ export function FieldShell({
   const { errors } = useFormState({ control, name });
   const value: unknown = useWatch({ control, name });
   const id = useId();
-  const max = counted ? (limit ?? maxOf(kit.schema, name)) : undefined;
+  const max = counted ? maxOf(kit.schema, name) : undefined;
   const count = countOf ? countOf(value) : typeof value === 'string' || Array.isArray(value) ? value.length : undefined;
   const over = max !== undefined && count !== undefined && count > max;
   const error = messageOf(get(errors, name), deepErrors);

@@ -1,7 +1,7 @@
 /**
  * The form kit's fields. Each takes the field's `name` (its path in the form values), a `label`, an optional
- * `description`, `limit` and `required` (by default read from the contract's schema), and renders the label,
- * the live count against the limit, the description and the error around a control wired to them. They are
+ * `description` and `required` (by default read from the contract's schema), and renders the label, the live
+ * count against the schema's limit, the description and the error around a control wired to them. They are
  * used inside `<Form>`.
  */
 import { Plus, Trash2, X } from 'lucide-react';
@@ -498,7 +498,6 @@ export function KeyValueField({
   name,
   label,
   description,
-  limit,
   itemLabel,
   unit,
   keyName = 'key',
@@ -523,7 +522,7 @@ export function KeyValueField({
   const rows = useFieldArray({ control, name });
   const { errors } = useFormState({ control, name });
   const values = useWatch({ control, name }) as Array<Record<string, unknown>> | undefined;
-  const max = limit ?? maxOf(kit.schema, name);
+  const max = maxOf(kit.schema, name);
   const error = messageOf(get(errors, name), false);
   const item = itemLabel.toLowerCase();
   const ids = { description: useId(), count: useId(), error: useId() };

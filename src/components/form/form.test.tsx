@@ -75,12 +75,7 @@ function renderForm(onSubmit: (body: CreateSessionBody) => Promise<unknown>) {
       aria-label="New session"
       actions={<SubmitButton pendingLabel="Creating…">Create session</SubmitButton>}
     >
-      <TextareaField
-        name="prompt"
-        label="Prompt"
-        description="What the agent should do."
-        limit={SESSION_LIMITS.prompt}
-      />
+      <TextareaField name="prompt" label="Prompt" description="What the agent should do." />
       <TextField name="title" label="Title" />
       <TagsField name="tags" label="Tags" />
       <ComboboxField
@@ -114,8 +109,7 @@ describe('Form', () => {
     const onSubmit = vi.fn<(body: CreateSessionBody) => Promise<unknown>>(() => Promise.resolve());
     renderForm(onSubmit);
 
-    // Read from the contract: title is z.string().max(200), tags z.array().max(50); prompt's limit is a refine,
-    // so the form gives it.
+    // Read from the contract: title is z.string().max(200), tags z.array().max(50), prompt z.string().max(100000).
     expect(screen.getByText('0 / 200')).toBeInTheDocument();
     expect(screen.getByText('0 / 50 tags')).toBeInTheDocument();
     expect(screen.getByText('0 / 100,000')).toBeInTheDocument();

@@ -6,7 +6,7 @@
  *
  *   <Form schema={KnowledgeNoteBody} defaultValues={…} toBody={toBody} onSubmit={(body) => save(body)}
  *     aria-label="New note" actions={<SubmitButton pendingLabel="Saving…">Create note</SubmitButton>}>
- *     <TextField name="name" label="Name" limit={NOTE_LIMITS.name} />
+ *     <TextField name="name" label="Name" />
  *   </Form>
  *
  * `toBody` turns the form's values into the request body when they differ (an empty optional field left

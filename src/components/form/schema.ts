@@ -2,7 +2,7 @@
  * What a form field reads from the contract's request schema: the schema of one field path, its documented
  * maximum (`z.string().max(n)`: characters, `z.array().max(n)`: items) and whether the API requires it. The
  * schema is the contract's own (src/api/), so a limit is written once and the form shows it before the server
- * enforces it. A limit checked by a `.refine` cannot be read: the field then takes an explicit `limit`.
+ * enforces it. A limit checked by a `.refine` cannot be read, so the contract writes every limit as `.max()`.
  */
 import type { z } from 'zod';
 

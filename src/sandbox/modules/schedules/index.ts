@@ -152,7 +152,7 @@ function checkFuture(now: number, at: number | null): void {
     throw unprocessable([
       {
         loc: ['body', 'scheduled_at'],
-        msg: scheduledAtPastMessage(iso(now)),
+        msg: scheduledAtPastMessage(iso(now) ?? new Date(now * 1000).toISOString()),
         type: 'past',
       },
     ]);
