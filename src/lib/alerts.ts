@@ -20,7 +20,7 @@ export const UNREAD_POLL_MS = 30_000;
 export const unreadCountQueryOptions = () =>
   queryOptions({
     queryKey: alertKeys.unread(),
-    queryFn: ({ signal }) => apiCall('console.alerts.notifications.unread', { signal }),
+    queryFn: ({ signal }) => apiCall('console.alerts.unreadCount.get', { signal }),
     refetchInterval: UNREAD_POLL_MS,
     staleTime: 10_000,
   });

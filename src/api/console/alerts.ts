@@ -377,31 +377,31 @@ export const consoleAlertOperations = defineConsoleOperations({
     query: NotificationsQuery,
     response: AlertNotificationPage,
   },
-  'console.alerts.notifications.unread': {
-    id: 'console.alerts.notifications.unread',
+  'console.alerts.unreadCount.get': {
+    id: 'console.alerts.unreadCount.get',
     method: 'GET',
     path: `${B}/notifications/unread-count`,
     summary: 'How many notifications are unread (the header shows it)',
     response: UnreadCount,
   },
-  'console.alerts.notifications.read': {
-    id: 'console.alerts.notifications.read',
+  'console.alerts.notificationReads.create': {
+    id: 'console.alerts.notificationReads.create',
     method: 'POST',
     path: `${B}/notifications/{notification_id}/read`,
     summary: 'Mark one notification read',
     params: NotificationParams,
     response: AlertNotification,
   },
-  'console.alerts.notifications.acknowledge': {
-    id: 'console.alerts.notifications.acknowledge',
+  'console.alerts.acknowledgements.create': {
+    id: 'console.alerts.acknowledgements.create',
     method: 'POST',
     path: `${B}/notifications/{notification_id}/acknowledge`,
     summary: 'Acknowledge a notification (it is read too), naming who did',
     params: NotificationParams,
     response: AlertNotification,
   },
-  'console.alerts.notifications.readAll': {
-    id: 'console.alerts.notifications.readAll',
+  'console.alerts.notificationReads.apply': {
+    id: 'console.alerts.notificationReads.apply',
     method: 'POST',
     path: `${B}/notifications/read-all`,
     summary: 'Mark every notification read',

@@ -88,7 +88,7 @@ export function useMarkRead() {
   const refresh = useRefreshAlerts();
   return useMutation({
     mutationFn: (id: number) =>
-      apiCall('console.alerts.notifications.read', { params: { notification_id: String(id) } }),
+      apiCall('console.alerts.notificationReads.create', { params: { notification_id: String(id) } }),
     onSuccess: refresh,
   });
 }
@@ -97,7 +97,7 @@ export function useAcknowledge() {
   const refresh = useRefreshAlerts();
   return useMutation({
     mutationFn: (id: number) =>
-      apiCall('console.alerts.notifications.acknowledge', { params: { notification_id: String(id) } }),
+      apiCall('console.alerts.acknowledgements.create', { params: { notification_id: String(id) } }),
     onSuccess: refresh,
   });
 }
@@ -105,7 +105,7 @@ export function useAcknowledge() {
 export function useMarkAllRead() {
   const refresh = useRefreshAlerts();
   return useMutation({
-    mutationFn: () => apiCall('console.alerts.notifications.readAll'),
+    mutationFn: () => apiCall('console.alerts.notificationReads.apply'),
     onSuccess: refresh,
   });
 }

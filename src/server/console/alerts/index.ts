@@ -171,19 +171,19 @@ export function alertHandlers(deps: AlertDeps): ConsoleHandlers {
         end_cursor: more ? String(page[page.length - 1]!.notification_id) : null,
       };
     },
-    'console.alerts.notifications.unread': async () => ({ unread: await deps.store.unreadCount() }),
-    'console.alerts.notifications.read': async ({ params }) => {
+    'console.alerts.unreadCount.get': async () => ({ unread: await deps.store.unreadCount() }),
+    'console.alerts.notificationReads.create': async ({ params }) => {
       const n = await deps.store.markRead(params.notification_id, nowS());
       if (!n) throw notFound(`Notification #${params.notification_id}`);
       return notificationAnswer(n);
     },
-    'console.alerts.notifications.acknowledge': async ({ params, c }) => {
+    'console.alerts.acknowledgements.create': async ({ params, c }) => {
       const who = actorOf(c).made_by;
       const n = await deps.store.acknowledge(params.notification_id, nowS(), who);
       if (!n) throw notFound(`Notification #${params.notification_id}`);
       return notificationAnswer(n);
     },
-    'console.alerts.notifications.readAll': async () => {
+    'console.alerts.notificationReads.apply': async () => {
       await deps.store.markAllRead(nowS());
       return { unread: await deps.store.unreadCount() };
     },
