@@ -131,10 +131,11 @@ export function fromStored(r: StoredSessionRow): SessionRow {
     last_seen_at: Number(r.last_seen_at),
     expires_at: Number(r.expires_at),
     name: r.name ?? null,
-    subject: r.subject ?? null,
-    email: r.email ?? null,
-    groups: parseList<string>(r.groups_json),
-    roles: parseList<SessionRole>(r.roles_json),
+    // Only a single sign-on session has these (absent, not null, on the others).
+    ...(r.subject ? { subject: r.subject } : {}),
+    ...(r.email ? { email: r.email } : {}),
+    ...(r.groups_json ? { groups: parseList<string>(r.groups_json) } : {}),
+    ...(r.roles_json ? { roles: parseList<SessionRole>(r.roles_json) } : {}),
   };
 }
 
