@@ -306,6 +306,24 @@ describe('console roles, enforced on the server', () => {
     expect(dana.find((e) => e.outcome === 'refused')).toMatchObject({ org_id: orgB, status: 403 });
     const ana = await call('GET', `/console/activity?person=ana&org_id=${orgA}&outcome=succeeded`, admin);
     expect(ana.body.items[0]).toMatchObject({ name: PEOPLE.ana!.name, grant: 'group console-admins → admin' });
+    // A write through the proxy is recorded too, with the ids of its path.
+    const perms = await call('GET', `/api/v3/enterprise/organizations/${orgA}/git-providers/permissions`, admin);
+    const gp = perms.body.items[0];
+    const proxied = await call(
+      'PATCH',
+      `/api/v3/enterprise/organizations/${orgA}/git-providers/permissions/${gp.git_permission_id}`,
+      admin,
+      { read_only: !gp.read_only },
+    );
+    expect(proxied.status).toBe(200);
+    const viaProxy = await call('GET', '/console/activity?operation=gitPermissions.update', admin);
+    expect(viaProxy.body.items[0]).toMatchObject({
+      name: PEOPLE.ana!.name,
+      http_method: 'PATCH',
+      org_id: orgA,
+      ids: { org_id: orgA, git_permission_id: gp.git_permission_id },
+      outcome: 'succeeded',
+    });
     // Reads are not recorded.
     const all = await call('GET', '/console/activity?first=500', admin);
     expect((all.body.items as Array<{ http_method: string }>).every((e) => e.http_method !== 'GET')).toBe(true);
