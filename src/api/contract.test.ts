@@ -119,6 +119,12 @@ describe('operation ids', () => {
       'remediate',
       'apply',
       'assign',
+      'set',
+      'change',
+      'validate',
+      'plan',
+      'cancel',
+      'export',
     ]);
     for (const op of [...operationList, ...consoleOperationList]) {
       expect(op.id, op.id).toMatch(/^[a-z][a-zA-Z]*(\.[a-z][a-zA-Z]*)+$/);

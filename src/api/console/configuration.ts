@@ -244,8 +244,8 @@ export const CONFIG_REVISIONS_PAGE_SIZE = 20;
 const BASE = '/console/configuration';
 
 export const consoleConfigurationOperations = defineConsoleOperations({
-  'console.configuration.schema': {
-    id: 'console.configuration.schema',
+  'console.configuration.schema.get': {
+    id: 'console.configuration.schema.get',
     method: 'GET',
     path: `${BASE}/schema`,
     summary: 'The JSON Schema of a configuration document, generated from the contract',
@@ -277,8 +277,8 @@ export const consoleConfigurationOperations = defineConsoleOperations({
     body: ConfigApplyRequest,
     response: ConfigReport,
   },
-  'console.configuration.progress': {
-    id: 'console.configuration.progress',
+  'console.configuration.progress.get': {
+    id: 'console.configuration.progress.get',
     method: 'GET',
     path: `${BASE}/applies/{apply_id}`,
     summary: 'The progress of an apply under way (by the apply_id its request carried), and its report once done',
@@ -300,8 +300,8 @@ export const consoleConfigurationOperations = defineConsoleOperations({
     summary: 'Live state as a document (YAML) that plans as no changes; secrets by key and type, never a value',
     response: ConfigExport,
   },
-  'console.configuration.exportRevision': {
-    id: 'console.configuration.exportRevision',
+  'console.configuration.revisions.export': {
+    id: 'console.configuration.revisions.export',
     method: 'POST',
     path: `${BASE}/revisions/export`,
     summary: 'Record live state as a new revision (drift is then measured from it)',
@@ -330,8 +330,8 @@ export const consoleConfigurationOperations = defineConsoleOperations({
     params: RevisionPath,
     response: ConfigRevision,
   },
-  'console.configuration.drift': {
-    id: 'console.configuration.drift',
+  'console.configuration.drift.get': {
+    id: 'console.configuration.drift.get',
     method: 'GET',
     path: `${BASE}/drift`,
     summary: 'Where live state drifted from the last applied revision, per organization and resource',

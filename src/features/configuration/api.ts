@@ -24,7 +24,7 @@ export const configurationKeys = {
 export const driftQueryOptions = () =>
   queryOptions({
     queryKey: configurationKeys.drift(),
-    queryFn: ({ signal }) => apiCall('console.configuration.drift', { signal }),
+    queryFn: ({ signal }) => apiCall('console.configuration.drift.get', { signal }),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
@@ -40,7 +40,7 @@ export const revisionsInfiniteQueryOptions = () =>
 export const progressQueryOptions = (applyId: string | null) =>
   queryOptions({
     queryKey: configurationKeys.progress(applyId ?? ''),
-    queryFn: ({ signal }) => apiCall('console.configuration.progress', { params: { apply_id: applyId! }, signal }),
+    queryFn: ({ signal }) => apiCall('console.configuration.progress.get', { params: { apply_id: applyId! }, signal }),
     enabled: applyId !== null,
     refetchInterval: (q) => (q.state.data?.finished ? false : 500),
     retry: false,
@@ -74,7 +74,7 @@ export function useCancelApply() {
 export function useExportRevision() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => apiCall('console.configuration.exportRevision', {}),
+    mutationFn: () => apiCall('console.configuration.revisions.export', {}),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: configurationKeys.revisions() });
       void qc.invalidateQueries({ queryKey: configurationKeys.drift() });

@@ -386,7 +386,7 @@ export function configurationHandlers(deps: ConfigurationDeps): ConsoleHandlers 
   };
 
   return {
-    'console.configuration.schema': () => configDocumentJsonSchema(),
+    'console.configuration.schema.get': () => configDocumentJsonSchema(),
     'console.configuration.validate': ({ body }) => {
       const parsed = parseConfigDocument(body.document, body.file);
       return {
@@ -402,7 +402,7 @@ export function configurationHandlers(deps: ConfigurationDeps): ConsoleHandlers 
       return planAnswer(parsed, plan, live.fingerprint, body.prune, live.warnings, new Set(live.ids.orgs.keys()));
     },
     'console.configuration.apply': (input) => apply(input),
-    'console.configuration.progress': ({ params }) => progressOf(params.apply_id).state,
+    'console.configuration.progress.get': ({ params }) => progressOf(params.apply_id).state,
     'console.configuration.cancel': ({ params }) => {
       const r = progressOf(params.apply_id);
       if (!r.state.finished) {
@@ -416,7 +416,7 @@ export function configurationHandlers(deps: ConfigurationDeps): ConsoleHandlers 
       const parsed = parseConfigDocument(yaml, 'export.yaml');
       return { file: 'agent-platform-config.yaml', document: yaml, resources: parsed.resources };
     },
-    'console.configuration.exportRevision': async ({ c, signal }) => {
+    'console.configuration.revisions.export': async ({ c, signal }) => {
       const { live, yaml } = await exportLive(signal);
       const id = await store.begin({
         kind: 'export',
@@ -443,7 +443,7 @@ export function configurationHandlers(deps: ConfigurationDeps): ConsoleHandlers 
         throw new HttpProblem(404, `Revision ${params.revision_id} was not found in the configuration’s history`);
       return rev;
     },
-    'console.configuration.drift': async ({ signal }) => {
+    'console.configuration.drift.get': async ({ signal }) => {
       const checked_at = Math.floor(Date.now() / 1000);
       const rev = await store.baseline();
       const empty = { create: 0, update: 0, delete: 0, destructive: 0 };
