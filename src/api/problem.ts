@@ -45,6 +45,12 @@ export const STATUS_TITLES: Record<number, string> = {
  */
 export const UNREADABLE_ANSWER_TYPE = 'urn:agent-platform-console:unreadable-upstream-answer';
 
+/**
+ * The type of the console server's own 403: its policy (CONSOLE_POLICY_FILE) refused the signed-in person the
+ * operation's permission in that organization. The API's own 403 (the credential lacks it) has another type.
+ */
+export const POLICY_REFUSED_TYPE = 'urn:agent-platform-console:policy-refused';
+
 export function problem(
   status: number,
   detail: string,

@@ -3,6 +3,7 @@ import { useRef, type ReactNode } from 'react';
 import { useFocusOnPageChange, usePageTitle } from '@/lib/page-title';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { isUnreadableAnswer } from '@/lib/unreadable-answer';
+import { POLICY_REFUSED_TYPE } from '@/api/problem';
 import { Button } from './ui/button';
 
 export function describeError(error: unknown): { title: string; detail: string; hint?: string } {
@@ -16,6 +17,12 @@ export function describeError(error: unknown): { title: string; detail: string; 
         hint: 'It retries on its own; check that `npm start` is still running.',
       };
     case 401:
+      if ((error.problem as { reason?: unknown }).reason === 'ip_not_allowed')
+        return {
+          title: 'The IP access list locks the console out',
+          detail,
+          hint: "The API refuses the console's address, whatever its credential. Add the console's outgoing address to the IP access list from an address the list admits (Settings → IP access list says how to recover), then reload.",
+        };
       return {
         title: 'The API credential was refused',
         detail,
@@ -23,6 +30,17 @@ export function describeError(error: unknown): { title: string; detail: string; 
       };
     case 403: {
       const perm = error.missingPermission;
+      if (error.problem.type === POLICY_REFUSED_TYPE) {
+        const org = (error.problem as { organization?: unknown }).organization;
+        return {
+          title:
+            perm && perm !== 'admin'
+              ? `Your console role does not allow ${perm}`
+              : 'Your console role does not allow this',
+          detail,
+          hint: `The console's policy refused it${typeof org === 'string' ? ` in organization ${org}` : ''}, not the API. Ask whoever runs the console to grant you a role with this permission in CONSOLE_POLICY_FILE.`,
+        };
+      }
       return {
         title: perm ? `Missing permission: ${perm}` : 'Permission denied',
         detail,

@@ -8,8 +8,7 @@ import type { Principal } from '../console/actor';
 import { apiOperationOf, consoleOperationOf, type MatchedOperation } from './operations';
 import { allowingGrant, isAdmin, type Policy, type RoleGrant } from './policy';
 
-/** The `type` of the console's own refusal (not the API's 403). */
-export const POLICY_REFUSED_TYPE = 'urn:agent-platform-console:policy-refused';
+export { POLICY_REFUSED_TYPE } from '../../api/problem';
 
 export type Decision =
   | { allowed: true; op: MatchedOperation | undefined; grant: RoleGrant | null }
