@@ -3,16 +3,13 @@
  * Create one (the value in a write-only field) and delete one behind a confirmation.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Lock, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { Lock } from 'lucide-react';
+import { useMemo } from 'react';
 import { SECRET_TYPE_LABELS, type Secret } from '@/api/operations/secrets';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { ConfirmDelete, DeleteButton, useDeleteTarget } from '@/components/delete-action';
 import { PageHeader } from '@/components/page-header';
-import { ProblemView } from '@/components/problem-view';
-import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { secretsInfiniteQueryOptions, useDeleteSecret } from './api';
 import { CreateSecretButton } from './create-secret';
@@ -89,17 +86,12 @@ function secretColumns(opts: {
       enableHiding: false,
       meta: { width: '6.5rem', label: 'Actions' },
       cell: ({ row: { original: s } }) => (
-        <Button
-          size="sm"
-          variant="ghost"
-          className="text-danger"
+        <DeleteButton
+          label={`Delete secret ${s.key ?? s.secret_id}`}
           disabled={canManage === false}
           title={reason}
-          aria-label={`Delete secret ${s.key ?? s.secret_id}`}
           onClick={() => onDelete(s)}
-        >
-          <Trash2 className="size-3.5" aria-hidden /> Delete
-        </Button>
+        />
       ),
     }),
   ]);
@@ -109,7 +101,7 @@ export function SecretsScreen({ orgId }: { orgId: string }) {
   const canManage = useHasPermission('ManageOrgSecrets');
   const reason = missingPermissionTitle('ManageOrgSecrets', canManage);
   const query = useInfiniteQuery(secretsInfiniteQueryOptions(orgId));
-  const [deleting, setDeleting] = useState<Secret | null>(null);
+  const [deleting, setDeleting] = useDeleteTarget<Secret>();
   const remove = useDeleteSecret(orgId);
   const columns = useMemo(() => secretColumns({ canManage, reason, onDelete: setDeleting }), [canManage, reason]);
   const name = deleting?.key ?? deleting?.secret_id ?? 'secret';
@@ -136,37 +128,16 @@ export function SecretsScreen({ orgId }: { orgId: string }) {
         estimateRowHeight={56}
         empty={{ title: 'No secrets yet', hint: 'Create one with New secret.' }}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) {
-            setDeleting(null);
-            remove.reset();
-          }
-        }}
-        destructive
+      <ConfirmDelete
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        variables={(t) => t.secret_id}
         title={`Delete secret ${name}?`}
         description="Sessions started from now on can no longer use it. Its value is gone for good: a new secret needs the value again."
         confirmLabel="Delete secret"
-        pending={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          const target = deleting;
-          remove.mutate(target.secret_id, {
-            onSuccess: () => {
-              toast({ title: `Secret ${target.key ?? target.secret_id} deleted`, tone: 'success' });
-              setDeleting(null);
-              remove.reset();
-            },
-          });
-        }}
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+        toastTitle={(t) => `Secret ${t.key ?? t.secret_id} deleted`}
+      />
     </>
   );
 }
