@@ -5,7 +5,7 @@
  * words: what is deleted, what happens next, and the toast.
  */
 import { Trash2 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ProblemView } from './problem-view';
 import { Button } from './ui/button';
 import { ConfirmDialog } from './ui/confirm-dialog';
@@ -17,11 +17,6 @@ export interface DeleteMutation<V> {
   reset: () => void;
   isPending: boolean;
   error: unknown;
-}
-
-/** Which item's confirmation is open (`null`: none). */
-export function useDeleteTarget<T>() {
-  return useState<T | null>(null);
 }
 
 export interface ConfirmDeleteProps<T, V> {

@@ -3,17 +3,17 @@
  * its figures), and the actions an admin takes on it — mute, snooze until a time, delete.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { BellOff, Bell, Clock, Trash2 } from 'lucide-react';
+import { BellOff, Bell, Clock } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { AlertRulePatch, type AlertRule } from '@/api/console/alerts';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
+import { ConfirmDelete, DeleteButton } from '@/components/delete-action';
 import { DateTimeField, Form, SubmitButton } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { RelativeTime } from '@/components/relative-time';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { formatDateTime } from '@/lib/format';
@@ -110,15 +110,7 @@ function columns(opts: {
           >
             <Clock className="size-3.5" aria-hidden /> {snoozed(r) ? 'End snooze' : 'Snooze'}
           </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-danger"
-            aria-label={`Delete rule ${r.name}`}
-            onClick={() => opts.onDelete(r)}
-          >
-            <Trash2 className="size-3.5" aria-hidden /> Delete
-          </Button>
+          <DeleteButton label={`Delete rule ${r.name}`} onClick={() => opts.onDelete(r)} />
         </>
       ),
     }),
@@ -237,37 +229,16 @@ export function RulesScreen() {
         />
       )}
       <SnoozeDialog rule={snoozing} onClose={() => setSnoozing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) {
-            setDeleting(null);
-            remove.reset();
-          }
-        }}
-        destructive
+      <ConfirmDelete
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        variables={(r) => r.rule_id}
         title={`Delete rule ${deleting?.name ?? ''}?`}
         description="It stops watching. Notifications it raised stay in the list."
         confirmLabel="Delete rule"
-        pending={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          const target = deleting;
-          remove.mutate(target.rule_id, {
-            onSuccess: () => {
-              toast({ title: `Rule ${target.name} deleted`, tone: 'success' });
-              setDeleting(null);
-              remove.reset();
-            },
-          });
-        }}
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+        toastTitle={(r) => `Rule ${r.name} deleted`}
+      />
     </>
   );
 }

@@ -4,7 +4,7 @@
  * `X-Console-Signature` header. The log lists every attempt: its outcome, number, time and response code.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Copy, Plus, Trash2 } from 'lucide-react';
+import { Copy, Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import {
   ALERT_LIMITS,
@@ -17,11 +17,11 @@ import {
 } from '@/api/console/alerts';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { ConfirmDelete, DeleteButton } from '@/components/delete-action';
 import { Form, SecretField, SelectField, SubmitButton, TextField } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { AlertsNav } from './alerts-nav';
@@ -161,15 +161,9 @@ export function WebhooksScreen() {
           enableHiding: false,
           meta: { width: '7rem', label: 'Actions' },
           cell: ({ row: { original: h } }) => (
-            <Button
-              size="sm"
-              variant="ghost"
-              className="text-danger"
-              aria-label={`Remove webhook ${h.name}`}
-              onClick={() => setDeleting(h)}
-            >
-              <Trash2 className="size-3.5" aria-hidden /> Remove
-            </Button>
+            <DeleteButton label={`Remove webhook ${h.name}`} onClick={() => setDeleting(h)}>
+              Remove
+            </DeleteButton>
           ),
         }),
       ]),
@@ -251,37 +245,16 @@ export function WebhooksScreen() {
         estimateRowHeight={52}
         empty={{ title: 'Nothing delivered yet', hint: 'Attempts appear here as rules deliver.' }}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) {
-            setDeleting(null);
-            remove.reset();
-          }
-        }}
-        destructive
+      <ConfirmDelete
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        variables={(h) => h.destination_id}
         title={`Remove webhook ${deleting?.name ?? ''}?`}
         description="Rules stop delivering to it and deliveries still waiting are dropped. Its log stays."
         confirmLabel="Remove webhook"
-        pending={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          const target = deleting;
-          remove.mutate(target.destination_id, {
-            onSuccess: () => {
-              toast({ title: `Webhook ${target.name} removed`, tone: 'success' });
-              setDeleting(null);
-              remove.reset();
-            },
-          });
-        }}
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+        toastTitle={(h) => `Webhook ${h.name} removed`}
+      />
     </>
   );
 }

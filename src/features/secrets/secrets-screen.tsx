@@ -4,11 +4,11 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Lock } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { SECRET_TYPE_LABELS, type Secret } from '@/api/operations/secrets';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { ConfirmDelete, DeleteButton, useDeleteTarget } from '@/components/delete-action';
+import { ConfirmDelete, DeleteButton } from '@/components/delete-action';
 import { PageHeader } from '@/components/page-header';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { secretsInfiniteQueryOptions, useDeleteSecret } from './api';
@@ -101,7 +101,7 @@ export function SecretsScreen({ orgId }: { orgId: string }) {
   const canManage = useHasPermission('ManageOrgSecrets');
   const reason = missingPermissionTitle('ManageOrgSecrets', canManage);
   const query = useInfiniteQuery(secretsInfiniteQueryOptions(orgId));
-  const [deleting, setDeleting] = useDeleteTarget<Secret>();
+  const [deleting, setDeleting] = useState<Secret | null>(null);
   const remove = useDeleteSecret(orgId);
   const columns = useMemo(() => secretColumns({ canManage, reason, onDelete: setDeleting }), [canManage, reason]);
   const name = deleting?.key ?? deleting?.secret_id ?? 'secret';
