@@ -8,19 +8,19 @@
  * cell says so instead of "no role".
  */
 import { useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
-import { Plus, Trash2, UserCog } from 'lucide-react';
+import { Plus, UserCog } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import { RegisterIdpGroupsBody, type IdpGroup } from '@/api/operations/idp-groups';
 import { RoleIdBody, type Role } from '@/api/operations/members';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { ConfirmDelete, DeleteButton } from '@/components/delete-action';
 import { FilterSelect } from '@/components/filter-select';
 import { Form, SubmitButton, TextareaField } from '@/components/form';
 import { PageHeader } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { formatNumber } from '@/lib/format';
@@ -162,17 +162,12 @@ function groupColumns(opts: {
           <Button size="sm" aria-label={`Roles of ${g.idp_group_name}`} onClick={() => onRoles(g)}>
             <UserCog className="size-3.5" aria-hidden /> Roles
           </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-danger"
+          <DeleteButton
+            label={`Delete ${g.idp_group_name}`}
             disabled={canManage === false}
             title={reason}
-            aria-label={`Delete ${g.idp_group_name}`}
             onClick={() => onDelete(g)}
-          >
-            <Trash2 className="size-3.5" aria-hidden /> Delete
-          </Button>
+          />
         </>
       ),
     }),
@@ -285,15 +280,11 @@ export function IdpGroupsScreen({ history }: { history?: ReactNode } = {}) {
           {registering && <RegisterForm known={known} onDone={() => setRegistering(false)} />}
         </DialogContent>
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) {
-            setDeleting(null);
-            remove.reset();
-          }
-        }}
-        destructive
+      <ConfirmDelete
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        variables={(g) => g.idp_group_name}
         title={`Delete the IdP group ${deleting?.idp_group_name ?? ''}?`}
         description={`${
           deleting?.member_count === undefined
@@ -301,25 +292,8 @@ export function IdpGroupsScreen({ history }: { history?: ReactNode } = {}) {
             : `Its ${formatNumber(deleting.member_count)} ${deleting.member_count === 1 ? 'member loses' : 'members lose'}`
         } the roles the group gives them (roles held directly stay). Its role mappings go with it.`}
         confirmLabel="Delete group"
-        pending={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          const name = deleting.idp_group_name;
-          remove.mutate(name, {
-            onSuccess: () => {
-              toast({ title: `IdP group ${name} deleted`, tone: 'success' });
-              setDeleting(null);
-              remove.reset();
-            },
-          });
-        }}
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+        toastTitle={(g) => `IdP group ${g.idp_group_name} deleted`}
+      />
       {history && <div className="mt-8">{history}</div>}
     </>
   );

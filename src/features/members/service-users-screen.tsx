@@ -5,17 +5,15 @@
  * Fields the vendor's ServiceUser lacks (`created_at`, `org_id`) read "Not published", never a guess.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { AlertTriangle, Trash2, UserCog } from 'lucide-react';
+import { AlertTriangle, UserCog } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { ServiceUser } from '@/api/operations/service-users';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
+import { ConfirmDelete, DeleteButton } from '@/components/delete-action';
 import { PageHeader } from '@/components/page-header';
-import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Switch } from '@/components/ui/switch';
-import { toast } from '@/components/ui/toast';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import { useNow } from '@/lib/use-now';
@@ -156,17 +154,12 @@ function serviceUserColumns(opts: {
             >
               <UserCog className="size-3.5" aria-hidden /> Role
             </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              className="text-danger"
+            <DeleteButton
+              label={`Delete ${s.name}`}
               disabled={canManage === false}
               title={reason}
-              aria-label={`Delete ${s.name}`}
               onClick={() => onDelete(s)}
-            >
-              <Trash2 className="size-3.5" aria-hidden /> Delete
-            </Button>
+            />
           </>
         ) : null,
     }),
@@ -252,41 +245,17 @@ export function ServiceUsersScreen({
         orgName={orgs.name}
         onClose={() => setRoleOf(null)}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) {
-            setDeleting(null);
-            remove.reset();
-          }
-        }}
-        destructive
+      <ConfirmDelete
+        target={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        variables={(s) => ({ serviceUserId: s.service_user_id, orgId })}
         title={`Delete ${deleting?.name ?? 'service user'}?`}
         description="Its credential stops working at once (the API answers 401) and cannot be restored. Programs that use it stop."
         typeToConfirm={deleting ? confirmWord(deleting) : undefined}
         confirmLabel="Delete service user"
-        pending={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          const target = deleting;
-          remove.mutate(
-            { serviceUserId: target.service_user_id, orgId },
-            {
-              onSuccess: () => {
-                toast({ title: `${target.name} deleted; its credential no longer works`, tone: 'success' });
-                setDeleting(null);
-                remove.reset();
-              },
-            },
-          );
-        }}
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+        toastTitle={(s) => `${s.name} deleted; its credential no longer works`}
+      />
       {history && <div className="mt-8">{history}</div>}
     </>
   );
