@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/field';
-import { Input } from '@/components/ui/input';
+import { DateTimeInput } from '@/components/ui/date-time-input';
 import { formatDateTime, formatUtc } from '@/lib/format';
 import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
 import { RANGE_PRESETS, type Range, type RangePreset, type ResolvedBounds } from './search';
@@ -128,20 +128,14 @@ export function TimeRangePicker({
             }
             error={error.from}
           >
-            <Input
-              type="datetime-local"
-              step={1}
-              className="w-56"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-            />
+            <DateTimeInput className="w-56" value={from} onValueChange={setFrom} />
           </Field>
           <Field
             label="To (local time)"
             hint={toS !== undefined ? `UTC ${formatUtc(toS)} · exclusive` : 'Empty: up to now · exclusive'}
             error={error.to}
           >
-            <Input type="datetime-local" step={1} className="w-56" value={to} onChange={(e) => setTo(e.target.value)} />
+            <DateTimeInput className="w-56" value={to} onValueChange={setTo} />
           </Field>
           <div className="flex gap-2 pt-6">
             <Button type="submit" variant="primary" size="sm">

@@ -14,6 +14,7 @@ import { FilterSelect } from '@/components/filter-select';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { DateTimeInput } from '@/components/ui/date-time-input';
 import { useDebouncedInput } from '@/lib/debounce';
 import { downloadText } from '@/lib/download';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
@@ -149,11 +150,11 @@ function DateFilter(props: { label: string; value: number | undefined; onChange:
       <label htmlFor={id} className="text-sm font-medium">
         {props.label}
       </label>
-      <Input
+      <DateTimeInput
         id={id}
-        type="datetime-local"
+        className="w-full"
         value={toLocalInput(props.value)}
-        onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
+        onValueChange={(v) => props.onChange(v === '' ? undefined : fromLocalInput(v))}
       />
     </div>
   );

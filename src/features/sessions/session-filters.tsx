@@ -8,6 +8,7 @@ import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { SESSION_ORIGINS } from '@/api/values';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { DateTimeInput } from '@/components/ui/date-time-input';
 import { cn } from '@/lib/cn';
 import { fromLocalInput, toLocalInput } from '@/lib/local-date-time';
 import { NARROW, useMediaQuery } from '@/lib/use-media-query';
@@ -181,21 +182,19 @@ export function SessionFilters(props: {
         <QuickRange onChange={onChange} />
       </span>
       <Labeled label="After">
-        <Input
-          type="datetime-local"
-          className="h-7 w-auto text-xs"
+        <DateTimeInput
+          className="h-7 w-40 text-xs"
           aria-label="Created after"
           value={toLocalInput(search.created_after, 'minute')}
-          onChange={(e) => onChange({ created_after: fromLocalInput(e.target.value) })}
+          onValueChange={(v) => onChange({ created_after: fromLocalInput(v) })}
         />
       </Labeled>
       <Labeled label="Before">
-        <Input
-          type="datetime-local"
-          className="h-7 w-auto text-xs"
+        <DateTimeInput
+          className="h-7 w-40 text-xs"
           aria-label="Created before"
           value={toLocalInput(search.created_before, 'minute')}
-          onChange={(e) => onChange({ created_before: fromLocalInput(e.target.value) })}
+          onValueChange={(v) => onChange({ created_before: fromLocalInput(v) })}
         />
       </Labeled>
       {hasFilters(search) && (
