@@ -42,6 +42,26 @@ export const CONSOLE_OPERATION_PERMISSIONS: Record<string, Permission | null> = 
   'console.ipAccessList.revisions.get': 'ManageEnterpriseSettings',
   'console.ipAccessList.revisions.restore': 'ManageEnterpriseSettings',
   'console.activity.list': 'ViewAccountAuditLogs',
+  // Settings written through the console's guarded endpoints need what the API's own operations need. A role
+  // change (members, service users, IdP groups at any level) stays unlisted: only an admin role may make it,
+  // since the console's credential could otherwise grant more than the person's roles hold.
+  'console.settings.organizations.create': 'ManageOrganizations',
+  'console.settings.organizations.update': 'ManageOrganizations',
+  'console.settings.organizations.delete': 'ManageOrganizations',
+  'console.settings.acuLimits.set': 'ManageBilling',
+  'console.settings.orgGroupLimits.replace': 'ManageOrganizations',
+  'console.settings.orgTags.change': 'ManageOrganizations',
+  // Reading one's notifications, marking them read or acknowledged and asking for a check now change nothing
+  // upstream: anyone signed in may. Rules and webhooks stay unlisted (read by any role, written by an admin).
+  'console.alerts.notifications.list': null,
+  'console.alerts.unreadCount.get': null,
+  'console.alerts.notificationReads.create': null,
+  'console.alerts.notificationReads.apply': null,
+  'console.alerts.acknowledgements.create': null,
+  'console.alerts.evaluations.create': null,
+  // A plan changes nothing; applying one (and recording live state as a revision) is an admin's.
+  'console.configuration.validate': null,
+  'console.configuration.plan': null,
 };
 
 interface Template {
