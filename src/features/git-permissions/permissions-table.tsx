@@ -23,7 +23,7 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/toast';
 import { gitPermissionKeys, toggleErrorMessage, useToggleReadOnly, type ToggleVariables } from './api';
 import { useDebouncedInput } from '@/lib/debounce';
-import { useHasPermission } from '@/lib/principal';
+import { missingPermissionTitle, useHasPermission } from '@/lib/principal';
 import {
   ClearAllButton,
   clearAllBlockedReason,
@@ -267,7 +267,7 @@ export function GitPermissionsTable({ orgId, search }: { orgId: string; search: 
       {(denied || clearReason) && (
         <p id={reasonId} className="-mt-2 mb-3 text-sm text-muted">
           {denied
-            ? `Bulk edit, History and Clear all need the ${GIT_PERMISSIONS_PERMISSION} permission, which the console’s credential does not hold.`
+            ? `Bulk edit, History and Clear all are not available: ${missingPermissionTitle(GIT_PERMISSIONS_PERMISSION, false)}.`
             : clearReason}
         </p>
       )}

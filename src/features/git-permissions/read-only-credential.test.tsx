@@ -61,7 +61,7 @@ describe('git permissions actions and the credential’s permission', () => {
     vi.stubGlobal('fetch', serve(['ViewOrgSessions']));
     renderTable();
     const reason =
-      'Bulk edit, History and Clear all need the ManageGitIntegrations permission, which the console’s credential does not hold.';
+      "Bulk edit, History and Clear all are not available: Requires the ManageGitIntegrations permission, which the console's credential does not hold.";
     const bulk = await screen.findByRole('button', { name: 'Bulk edit' }, { timeout: 5_000 });
     expect(bulk).toBeDisabled();
     expect(bulk).toHaveAccessibleDescription(reason);
