@@ -1,0 +1,4 @@
+/** The shell knowledge notes and playbooks share: a Markdown document's page, its form and its body field. */
+export { MarkdownBodyField } from './body-field';
+export { MarkdownDocumentForm, type MarkdownDocumentFormProps } from './document-form';
+export { DocumentDetail, DocumentDetails, MarkdownDocumentView, type MarkdownDocumentViewProps } from './document-view';
