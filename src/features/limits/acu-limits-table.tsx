@@ -41,7 +41,7 @@ const col = columnHelper<LimitRow>();
 export function readLimit(text: string): { value: number | null } | { error: string } {
   const t = text.trim();
   if (t === '') return { value: null };
-  if (!/^-?\d+(\.\d*)?$|^-?\.\d+$/.test(t)) return { error: 'cycle_acu_limit must be a whole number of ACUs' };
+  if (!/^-?\d+(\.\d*)?$|^-?\.\d+$/.test(t)) return { error: 'ACU limit per cycle must be a whole number of ACUs' };
   const parsed = AcuLimitBody.safeParse({ cycle_acu_limit: Number(t) });
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'Not a valid limit' };
   return { value: parsed.data.cycle_acu_limit };

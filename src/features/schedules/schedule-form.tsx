@@ -12,7 +12,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { cronProblem } from '@/api/cron';
-import { CreateScheduleBody, NOTIFY_ON, type Schedule } from '@/api/operations/schedules';
+import { CreateScheduleBody, NOTIFY_ON, scheduledAtPastMessage, type Schedule } from '@/api/operations/schedules';
 import {
   ComboboxField,
   DateTimeField,
@@ -77,7 +77,7 @@ export function toScheduleBody(v: ScheduleFormValues): z.input<typeof CreateSche
 /** The contract's body, plus what only a clock can say: a one-time date must be ahead. */
 const ScheduleFormSchema = CreateScheduleBody.superRefine((v, ctx) => {
   if (v.schedule_type === 'one_time' && v.scheduled_at && Date.parse(v.scheduled_at) <= Date.now()) {
-    ctx.addIssue({ code: 'custom', path: ['scheduled_at'], message: 'scheduled_at must be in the future' });
+    ctx.addIssue({ code: 'custom', path: ['scheduled_at'], message: scheduledAtPastMessage(new Date().toISOString()) });
   }
 });
 

@@ -1,7 +1,6 @@
 /**
  * The sessions list's URL search turned into the API's filters, without zod: the list's route and screen read
- * these on their first paint. The URL's reader is `sessionSearch` (src/routes/-search.ts); its zod reference,
- * `sessionSearchSchema`, stays in `filters.ts` for the types and the tests.
+ * these on their first paint. The URL's reader is the feature's search definition (`./search.ts`).
  */
 import type { EnterpriseSessionListQuery } from '@/api/operations/sessions';
 import { SESSION_ORIGINS } from '@/api/values';

@@ -5,7 +5,7 @@
  * (list-query.ts) turns it into the API's query.
  */
 import { SESSION_LIMITS, SESSION_ORIGINS } from '@/api/values';
-import { commaList, defineSearch, integer, oneOf, text, type SearchOf } from '@/lib/search-params';
+import { commaList, defineSearch, integer, oneOf, text, type SearchOut } from '@/lib/search-params';
 import { toListFilters } from './list-query';
 
 const ids = commaList({ max: SESSION_LIMITS.id });
@@ -36,7 +36,8 @@ export const SessionSearch = defineSearch({
   fields,
   filters: (s) => toListFilters(s, 'enterprise'),
 });
-export type SessionSearch = SearchOf<typeof SessionSearch>;
+/** Read from the fields, not from the definition: the definition's `filters` read this type (list-query.ts). */
+export type SessionSearch = SearchOut<typeof fields>;
 
 /** `playbook`: the playbook chosen when the new-session form opens ("Start a session with this playbook"). */
 export const NewSessionSearch = defineSearch({ fields: { playbook: text({ min: 1, max: SESSION_LIMITS.id }) } });

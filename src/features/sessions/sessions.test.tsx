@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '@/api/operations/sessions';
 import { mergePages, type SessionsPages } from './api';
 import { formFieldOf, toCreateBody, type CreateSessionValues } from './create-session-form';
-import { sessionSearchSchema, toListFilters } from './filters';
+import { toListFilters } from './filters';
+import { SessionSearch } from './search';
 import { firstPageBriefly, FIRST_PAGE_WAIT_MS } from './list-query';
 import { liveSessionIds, MAX_POLLED_SESSIONS } from './live';
 import { prNumber } from './sessions-list';
@@ -27,16 +28,16 @@ const session = (id: string, status: string, extra: Partial<Session> = {}): Sess
 
 describe('URL filters', () => {
   it('reads comma-joined, repeated and JSON-array values, and drops what it cannot read', () => {
-    expect(sessionSearchSchema.parse({ origins: 'slack,api' }).origins).toBe('slack,api');
-    expect(sessionSearchSchema.parse({ origins: ['slack', 'api,cli'] }).origins).toBe('slack,api,cli');
-    expect(sessionSearchSchema.parse({ archived: true }).archived).toBe('true');
-    expect(sessionSearchSchema.parse({ archived: 'maybe' }).archived).toBeUndefined();
-    expect(sessionSearchSchema.parse({ created_after: 'soon' }).created_after).toBeUndefined();
-    expect(sessionSearchSchema.parse({ created_after: 1700000000 }).created_after).toBe(1700000000);
+    expect(SessionSearch.parse({ origins: 'slack,api' }).origins).toBe('slack,api');
+    expect(SessionSearch.parse({ origins: ['slack', 'api,cli'] }).origins).toBe('slack,api,cli');
+    expect(SessionSearch.parse({ archived: true }).archived).toBe('true');
+    expect(SessionSearch.parse({ archived: 'maybe' }).archived).toBeUndefined();
+    expect(SessionSearch.parse({ created_after: 'soon' }).created_after).toBeUndefined();
+    expect(SessionSearch.parse({ created_after: 1700000000 }).created_after).toBe(1700000000);
   });
 
   it('turns the URL into API filters, dropping unknown origins', () => {
-    const search = sessionSearchSchema.parse({
+    const search = SessionSearch.parse({
       origins: 'slack,fax',
       status: 'running',
       tags: 'a,b',
