@@ -89,6 +89,13 @@ function routes(x: Awaited<ReturnType<typeof ids>>): Array<[string, string]> {
     ['Secrets', `${org}/secrets`],
     ['Schedules', `${org}/schedules`],
     ['New schedule', `${org}/schedules/new`],
+    ['Usage per person', '/usage/people'],
+    ['Stale access', '/access-review'],
+    ['Console activity', '/activity'],
+    ['Configuration', '/settings/configuration'],
+    ['Notifications', '/alerts'],
+    ['Alert rules', '/alerts/rules'],
+    ['Alert webhooks', '/alerts/webhooks'],
     ['Not found', '/no/such/page'],
   ];
   if (x.playbookId)
