@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AccessReviewIndexRouteImport } from './routes/access-review/index'
 import { Route as AccessIndexRouteImport } from './routes/access/index'
 import { Route as ActivityIndexRouteImport } from './routes/activity/index'
 import { Route as AlertsIndexRouteImport } from './routes/alerts/index'
@@ -78,6 +79,11 @@ import { Route as OrgsOrgIdSchedulesScheduleIdEditRouteImport } from './routes/o
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccessReviewIndexRoute = AccessReviewIndexRouteImport.update({
+  id: '/access-review/',
+  path: '/access-review/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccessIndexRoute = AccessIndexRouteImport.update({
@@ -431,6 +437,7 @@ export interface FileRoutesByFullPath {
   '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
+  '/access-review/': typeof AccessReviewIndexRoute
   '/access/': typeof AccessIndexRoute
   '/activity/': typeof ActivityIndexRoute
   '/alerts/': typeof AlertsIndexRoute
@@ -497,6 +504,7 @@ export interface FileRoutesByTo {
   '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
+  '/access-review': typeof AccessReviewIndexRoute
   '/access': typeof AccessIndexRoute
   '/activity': typeof ActivityIndexRoute
   '/alerts': typeof AlertsIndexRoute
@@ -565,6 +573,7 @@ export interface FileRoutesById {
   '/settings/configuration': typeof SettingsConfigurationRoute
   '/settings/limits': typeof SettingsLimitsRoute
   '/usage/people': typeof UsagePeopleRoute
+  '/access-review/': typeof AccessReviewIndexRoute
   '/access/': typeof AccessIndexRoute
   '/activity/': typeof ActivityIndexRoute
   '/alerts/': typeof AlertsIndexRoute
@@ -634,6 +643,7 @@ export interface FileRouteTypes {
     | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
+    | '/access-review/'
     | '/access/'
     | '/activity/'
     | '/alerts/'
@@ -700,6 +710,7 @@ export interface FileRouteTypes {
     | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
+    | '/access-review'
     | '/access'
     | '/activity'
     | '/alerts'
@@ -767,6 +778,7 @@ export interface FileRouteTypes {
     | '/settings/configuration'
     | '/settings/limits'
     | '/usage/people'
+    | '/access-review/'
     | '/access/'
     | '/activity/'
     | '/alerts/'
@@ -835,6 +847,7 @@ export interface RootRouteChildren {
   SettingsConfigurationRoute: typeof SettingsConfigurationRoute
   SettingsLimitsRoute: typeof SettingsLimitsRoute
   UsagePeopleRoute: typeof UsagePeopleRoute
+  AccessReviewIndexRoute: typeof AccessReviewIndexRoute
   AccessIndexRoute: typeof AccessIndexRoute
   ActivityIndexRoute: typeof ActivityIndexRoute
   AlertsIndexRoute: typeof AlertsIndexRoute
@@ -868,6 +881,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access-review/': {
+      id: '/access-review/'
+      path: '/access-review'
+      fullPath: '/access-review/'
+      preLoaderRoute: typeof AccessReviewIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/access/': {
@@ -1406,6 +1426,7 @@ const rootRouteChildren: RootRouteChildren = {
   SettingsConfigurationRoute: SettingsConfigurationRoute,
   SettingsLimitsRoute: SettingsLimitsRoute,
   UsagePeopleRoute: UsagePeopleRoute,
+  AccessReviewIndexRoute: AccessReviewIndexRoute,
   AccessIndexRoute: AccessIndexRoute,
   ActivityIndexRoute: ActivityIndexRoute,
   AlertsIndexRoute: AlertsIndexRoute,

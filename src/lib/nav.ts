@@ -129,6 +129,13 @@ export const ENTERPRISE_NAV = [
     ...linkOptions({ to: '/access' }),
   },
   {
+    label: 'Stale access',
+    permission: 'ViewAccountMembership' as Permission,
+    operation: 'members.users.list',
+    exact: false,
+    ...linkOptions({ to: '/access-review' }),
+  },
+  {
     label: 'IP access list',
     permission: 'ManageEnterpriseSettings' as Permission,
     operation: 'ipAccessList.get',
