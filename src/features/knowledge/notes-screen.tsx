@@ -3,16 +3,15 @@
  * pinned repository and, for the enterprise, access type), a folder tree, and the notes on the data table.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Pin, Plus, X } from 'lucide-react';
+import { Pin, Plus } from 'lucide-react';
 import { useMemo } from 'react';
 import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
-import { Button, buttonClass } from '@/components/ui/button';
+import { buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { Input } from '@/components/ui/input';
 import { FilterSelect } from '@/components/filter-select';
 import { SavedViews } from '@/components/saved-views';
-import { FilterBar } from '@/components/filter-bar';
+import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
@@ -146,21 +145,8 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
         showLabel="Show notes"
       >
         {(narrow) => (
-          <div
-            role="search"
-            aria-label="Filter notes"
-            className={narrow ? 'flex flex-col items-stretch gap-3' : 'mb-3 flex flex-wrap items-end gap-3'}
-          >
-            <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
-              Search
-              <Input
-                type="search"
-                className="font-normal"
-                placeholder="Name, trigger or body"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </label>
+          <FilterFields label="Filter notes" narrow={narrow}>
+            <FilterText search label="Search" placeholder="Name, trigger or body" value={search} onChange={setSearch} />
             {scope.kind === 'enterprise' && (
               <FilterSelect
                 className="w-44"
@@ -170,21 +156,15 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
                 onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
               />
             )}
-            <label className="flex w-56 flex-col gap-1 text-sm font-medium">
-              Pinned repository
-              <Input
-                className="font-normal"
-                placeholder="owner/repository"
-                value={pinned}
-                onChange={(e) => setPinned(e.target.value)}
-              />
-            </label>
-            {filtered && (
-              <Button onClick={() => onFiltersChange({})}>
-                <X className="size-4" aria-hidden /> Clear filters
-              </Button>
-            )}
-          </div>
+            <FilterText
+              label="Pinned repository"
+              className="w-56"
+              placeholder="owner/repository"
+              value={pinned}
+              onChange={setPinned}
+            />
+            <ClearFilters shown={filtered} onClear={() => onFiltersChange({})} />
+          </FilterFields>
         )}
       </FilterBar>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">

@@ -4,15 +4,14 @@
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Play, Plus, X } from 'lucide-react';
+import { Play, Plus } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import type { Playbook } from '@/api/operations/playbooks';
 import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn, type DataTableColumn } from '@/components/data-table';
-import { FilterBar } from '@/components/filter-bar';
+import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
-import { Button, buttonClass } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { buttonClass } from '@/components/ui/button';
 import { FilterSelect } from '@/components/filter-select';
 import { useDebouncedInput } from '@/lib/debounce';
 import {
@@ -157,21 +156,8 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
       />
       <FilterBar active={[filters.search, filters.access_type].filter(Boolean).length} showLabel="Show playbooks">
         {(narrow) => (
-          <div
-            role="search"
-            aria-label="Filter playbooks"
-            className={narrow ? 'flex flex-col items-stretch gap-3' : 'mb-3 flex flex-wrap items-end gap-3'}
-          >
-            <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm font-medium">
-              Search
-              <Input
-                type="search"
-                className="font-normal"
-                placeholder="Title, macro or body"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </label>
+          <FilterFields label="Filter playbooks" narrow={narrow}>
+            <FilterText search label="Search" placeholder="Title, macro or body" value={search} onChange={setSearch} />
             {scope.kind === 'enterprise' && (
               <FilterSelect
                 className="w-44"
@@ -181,12 +167,8 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
                 onValueChange={(v) => set({ access_type: (v || undefined) as PlaybookFilters['access_type'] })}
               />
             )}
-            {filtered && (
-              <Button onClick={() => onFiltersChange({})}>
-                <X className="size-4" aria-hidden /> Clear filters
-              </Button>
-            )}
-          </div>
+            <ClearFilters shown={filtered} onClear={() => onFiltersChange({})} />
+          </FilterFields>
         )}
       </FilterBar>
       <DataTable
