@@ -4,10 +4,9 @@
  * member of the enterprise to an organization.
  */
 import { RoleIdBody, type User } from '@/api/operations/members';
+import { ConfirmDelete } from '@/components/delete-action';
 import { Form, SubmitButton, TextField } from '@/components/form';
-import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-error';
@@ -89,15 +88,11 @@ export function RemoveMemberDialog({
   const remove = useRemoveMember();
   const name = user ? who(user) : '';
   return (
-    <ConfirmDialog
-      open={user !== null}
-      onOpenChange={(o) => {
-        if (!o) {
-          remove.reset();
-          onClose();
-        }
-      }}
-      destructive
+    <ConfirmDelete
+      target={user}
+      onClose={onClose}
+      mutation={remove}
+      variables={(u) => ({ userId: u.user_id, orgId })}
       title={orgId === undefined ? `Remove ${name} from the enterprise?` : `Remove ${name} from ${orgName ?? orgId}?`}
       description={
         orgId === undefined
@@ -105,27 +100,8 @@ export function RemoveMemberDialog({
           : 'They lose their role in this organization. Enterprise-wide roles and roles through IdP groups stay.'
       }
       confirmLabel="Remove"
-      pending={remove.isPending}
-      onConfirm={() => {
-        if (!user) return;
-        remove.mutate(
-          { userId: user.user_id, orgId },
-          {
-            onSuccess: () => {
-              toast({ title: `${name} removed`, tone: 'success' });
-              remove.reset();
-              onClose();
-            },
-          },
-        );
-      }}
-    >
-      {remove.error && (
-        <div className="mt-3">
-          <ProblemView compact error={remove.error} />
-        </div>
-      )}
-    </ConfirmDialog>
+      toastTitle={(u) => `${who(u)} removed`}
+    />
   );
 }
 

@@ -6,16 +6,15 @@
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Download, Trash2, UserPlus, X } from 'lucide-react';
+import { Download, Trash2, UserPlus } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { IdpUser, User } from '@/api/operations/members';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { FilterBar } from '@/components/filter-bar';
+import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { SavedViews } from '@/components/saved-views';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { FilterSelect } from '@/components/filter-select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useDebouncedInput } from '@/lib/debounce';
@@ -356,21 +355,15 @@ export function MembersScreen({ scope, search, onSearchChange, history }: Member
       )}
       <FilterBar active={[search.q, search.role, search.org].filter(Boolean).length} showLabel="Show members">
         {(narrow) => (
-          <div
-            role="search"
-            aria-label="Filter members"
-            className={narrow ? 'flex flex-col items-stretch gap-3' : 'mb-3 flex flex-wrap items-end gap-3'}
-          >
-            <label className="flex min-w-56 flex-1 flex-col gap-1 text-sm font-medium">
-              Search
-              <Input
-                type="search"
-                className="font-normal"
-                placeholder="Address or name"
-                value={q}
-                onChange={(e) => setQ(e.target.value)}
-              />
-            </label>
+          <FilterFields label="Filter members" narrow={narrow}>
+            <FilterText
+              search
+              label="Search"
+              className="min-w-56 flex-1"
+              placeholder="Address or name"
+              value={q}
+              onChange={setQ}
+            />
             <FilterSelect
               className={narrow ? '' : 'w-60'}
               label="Role"
@@ -390,12 +383,8 @@ export function MembersScreen({ scope, search, onSearchChange, history }: Member
                 onValueChange={(v) => set({ org: v || undefined })}
               />
             )}
-            {filtered && (
-              <Button onClick={() => onSearchChange(orgId ? { via: search.via } : {})}>
-                <X className="size-4" aria-hidden /> Clear filters
-              </Button>
-            )}
-          </div>
+            <ClearFilters shown={filtered} onClear={() => onSearchChange(orgId ? { via: search.via } : {})} />
+          </FilterFields>
         )}
       </FilterBar>
       {inBrowser && (via === 'direct' ? members : idpUsers).hasNextPage && (
