@@ -13,9 +13,9 @@ import { Badge, type Tone } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
-import { describeError, ProblemView } from '@/components/problem-view';
+import { ConfirmDelete } from '@/components/delete-action';
+import { describeError } from '@/components/problem-view';
 import { Button, buttonClass } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { isApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import {
@@ -317,34 +317,20 @@ export function ScheduleView({ orgId, scheduleId }: { orgId: string; scheduleId:
         </h2>
         <ScheduleRuns orgId={orgId} scheduleId={scheduleId} />
       </section>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={(o) => {
-          setConfirming(o);
-          if (!o) remove.reset();
-        }}
+      <ConfirmDelete
+        target={confirming ? scheduleId : null}
+        onClose={() => setConfirming(false)}
+        mutation={remove}
+        variables={(id) => id}
         title={`Delete “${s.name}”?`}
         description="It stops running at once. The sessions it started stay. This cannot be undone."
         confirmLabel="Delete schedule"
-        destructive
-        pending={remove.isPending}
-        onConfirm={() =>
-          remove.mutate(scheduleId, {
-            onSuccess: () => {
-              setConfirming(false);
-              void navigate({ to: '/orgs/$orgId/schedules', params: { orgId } }).then(() =>
-                forgetSchedule(queryClient, orgId, scheduleId),
-              );
-            },
-          })
+        onDeleted={(id) =>
+          void navigate({ to: '/orgs/$orgId/schedules', params: { orgId } }).then(() =>
+            forgetSchedule(queryClient, orgId, id),
+          )
         }
-      >
-        {remove.error && (
-          <div className="mt-3">
-            <ProblemView compact error={remove.error} />
-          </div>
-        )}
-      </ConfirmDialog>
+      />
     </div>
   );
 }
