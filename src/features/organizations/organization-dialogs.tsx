@@ -12,10 +12,10 @@ import {
   OrganizationUpdateBody,
   type Organization,
 } from '@/api/operations/organizations';
+import { ConfirmDelete } from '@/components/delete-action';
 import { Form, NumberField, SubmitButton, TextField } from '@/components/form';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { formatNumber } from '@/lib/format';
@@ -203,15 +203,11 @@ function DeleteOrganization({ org, onClose }: { org: Organization; onClose: () =
   const c = counts.data;
   const unknown = c ? [c.sessions, c.notes, c.permissions].filter((x) => x.error !== undefined) : [];
   return (
-    <ConfirmDialog
-      open
-      onOpenChange={(o) => {
-        if (!o) {
-          remove.reset();
-          onClose();
-        }
-      }}
-      destructive
+    <ConfirmDelete
+      target={org}
+      onClose={onClose}
+      mutation={remove}
+      variables={(o) => o.org_id}
       title={`Delete ${org.name}?`}
       description={
         <div className="flex flex-col gap-2">
@@ -237,23 +233,11 @@ function DeleteOrganization({ org, onClose }: { org: Organization; onClose: () =
       }
       typeToConfirm={org.name}
       confirmLabel="Delete organization"
-      pending={remove.isPending}
-      onConfirm={() =>
-        remove.mutate(org.org_id, {
-          onSuccess: () => {
-            forgetOrg(org.org_id);
-            toast({ title: `Organization ${org.name} deleted`, tone: 'success' });
-            onClose();
-            void navigate({ to: '/' });
-          },
-        })
-      }
-    >
-      {remove.error && (
-        <div className="mt-3">
-          <ProblemView compact error={remove.error} />
-        </div>
-      )}
-    </ConfirmDialog>
+      toastTitle={(o) => `Organization ${o.name} deleted`}
+      onDeleted={(o) => {
+        forgetOrg(o.org_id);
+        void navigate({ to: '/' });
+      }}
+    />
   );
 }
