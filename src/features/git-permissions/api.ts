@@ -24,6 +24,7 @@ import { applyServerErrors } from '@/components/form/server-errors';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
+import { gitConnectionKeys } from '@/lib/git-connections';
 
 export const gitPermissionKeys = {
   all: ['git-permissions'] as const,
@@ -39,13 +40,6 @@ export const gitPermissionKeys = {
   revision: (orgId: string, id: number) => [...gitPermissionKeys.revisions(orgId), 'detail', id] as const,
   revisionDiff: (orgId: string, from: number, to: number) =>
     [...gitPermissionKeys.revisions(orgId), 'diff', from, to] as const,
-};
-
-export const gitConnectionKeys = {
-  all: ['git-connections'] as const,
-  list: () => [...gitConnectionKeys.all, 'list'] as const,
-  repositories: (connectionId: string, filter: string) =>
-    [...gitConnectionKeys.all, 'repositories', connectionId, filter] as const,
 };
 
 /** Page size of the permission list; 100 so a large set shows its paging progress. */
