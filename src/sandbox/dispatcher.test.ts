@@ -215,3 +215,18 @@ describe('OpenAPI document', () => {
     expect(first.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
   });
 });
+
+describe('an empty body (the shared table mount, as the console reads it)', () => {
+  it('is an absent body: 422 "missing" where the operation takes one, even one whose fields are all optional', async () => {
+    const target = (await sb.api.get(`/v3/organizations/${orgId}/schedules?first=1`)).body.items[0];
+    for (const path of [
+      `/v3/organizations/${orgId}/sessions`,
+      ...(target ? [`/v3/organizations/${orgId}/schedules/${target.scheduled_session_id}`] : []),
+    ]) {
+      const method = path.endsWith('/sessions') ? 'POST' : 'PATCH';
+      const res = await sb.api.call(method, path, { headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 422, path);
+      expect(res.body.errors).toEqual([{ loc: ['body'], msg: expect.stringMatching(/missing/), type: 'missing' }]);
+    }
+  });
+});

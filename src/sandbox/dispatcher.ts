@@ -1,29 +1,22 @@
 /**
- * The table-driven dispatcher: routing, credential (401), rate limit (429), permission (403), organization
- * existence (404), query and body validation (422) and problem bodies all come from the operation table;
- * handlers only do the operation's own work.
+ * The table-driven dispatcher: the API's operation table on the shared table mount (`src/node/table-mount.ts`,
+ * the console's endpoints use it too: routing, 405, path, query and body validation, the handler call), with the
+ * sandbox's own guards in front (IP access list and credential 401, rate limit 429, permission 403), the
+ * organization's existence (404), the malformed cursor among the query errors, and its answers checked against
+ * their schemas (tests) and cut to the vendor's shapes where served so. Handlers only do the operation's own work.
  */
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
 import { buildOpenApiDocument } from '../api/openapi';
 import { operationList, type OperationId } from '../api/operations';
 import type { OperationDef } from '../api/operations/define';
-import { capFieldErrors, issuesToFieldErrors, type FieldError } from '../api/problem';
-import { checkJsonBounds } from '../api/bounds';
-import { BodyTooLarge, readTextCapped } from '../node/read-body';
+import { mountTable, type MountedHandler } from '../node/table-mount';
 import { authenticate } from './credentials';
 import { CURSOR_ERROR, readCursor } from './cursor';
-import type { Handler, HandlerMap, Principal, SandboxContext, SandboxReply } from './context';
+import type { HandlerMap, Principal, SandboxContext, SandboxReply } from './context';
 import { heldAt, isReply } from './context';
 import type { RateLimiter } from './rate-limit';
 import { servedPaths, vendorAnswer, type SandboxShape, type VendorOperation } from './vendor-shape';
-import {
-  HttpProblem,
-  summarizeFieldErrors,
-  httpProblemResponse,
-  problemResponse,
-  type ProblemExtra,
-} from '../node/problem-writer';
+import { HttpProblem, httpProblemResponse, problemResponse, type ProblemExtra } from '../node/problem-writer';
 
 export interface DispatcherOptions {
   ctx: SandboxContext;
@@ -64,63 +57,8 @@ function reply(
   return problemResponse(status, detail, { instance: new URL(c.req.url).pathname, extra, headers });
 }
 
-function honoPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
-}
-
-/** Query parameters as zod sees them: one value → string, repeated keys → array. */
-function readQuery(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    out[key] = all.length === 1 ? all[0]! : all;
-  }
-  return out;
-}
-
 function orgExists(ctx: SandboxContext, orgId: string): boolean {
   return !!ctx.db.prepare('SELECT 1 FROM organizations WHERE org_id = ?').get(orgId);
-}
-
-function validate(
-  where: 'query' | 'body' | 'path',
-  schema: z.ZodType,
-  value: unknown,
-  extraErrors: FieldError[] = [],
-): unknown {
-  const r = schema.safeParse(value);
-  if (r.success && extraErrors.length === 0) return r.data;
-  const errors = capFieldErrors(
-    [...(r.success ? [] : issuesToFieldErrors(where, r.error.issues)), ...extraErrors],
-    where,
-  );
-  throw new HttpProblem(where === 'path' ? 404 : 422, summarizeFieldErrors(errors), where === 'path' ? {} : { errors });
-}
-
-async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
-  let text: string;
-  try {
-    text = await readTextCapped(c.req.raw, maxBytes);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) throw new HttpProblem(413, err.message);
-    throw err;
-  }
-  if (text.length === 0) return undefined;
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new HttpProblem(415, 'Request bodies must be sent as Content-Type: application/json');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpProblem(422, 'The request body is not valid JSON', {
-      errors: [{ loc: ['body'], msg: 'The request body is not valid JSON', type: 'json_invalid' }],
-    });
-  }
-  const outOfBounds = checkJsonBounds(value, 'body');
-  if (outOfBounds) throw new HttpProblem(422, outOfBounds.msg, { errors: [outOfBounds] });
-  return value;
 }
 
 /**
@@ -148,118 +86,100 @@ function permissionRefusal(
   };
 }
 
-function runOperation(
-  op: OperationDef,
-  handler: Handler<OperationId>,
-  opts: DispatcherOptions,
-  vendor: VendorOperation | undefined,
-) {
+/**
+ * The sandbox's own guards, before the table's validation: the IP access list, the credential (401), the rate limit
+ * (429) and the permission at the operation's level (403). Answers the principal, or the refusal.
+ */
+function guard(opts: DispatcherOptions, c: Context, op: OperationDef): Response | { guarded: Principal } {
   const { ctx, rateLimiter } = opts;
-  return async (c: Context): Promise<Response> => {
-    const remote = opts.addressRefusal ? remoteAddressOf(c) : undefined;
-    const refused = remote === undefined ? null : opts.addressRefusal!(remote);
-    if (refused) return reply(c, 401, refused, { reason: 'ip_not_allowed' });
-    const auth = authenticate(ctx.db, c.req.header('authorization'), ctx.now());
-    if (!auth.ok) {
-      return reply(c, 401, auth.detail, {}, { 'www-authenticate': 'Bearer' });
+  const remote = opts.addressRefusal ? remoteAddressOf(c) : undefined;
+  const refused = remote === undefined ? null : opts.addressRefusal!(remote);
+  if (refused) return reply(c, 401, refused, { reason: 'ip_not_allowed' });
+  const auth = authenticate(ctx.db, c.req.header('authorization'), ctx.now());
+  if (!auth.ok) return reply(c, 401, auth.detail, {}, { 'www-authenticate': 'Bearer' });
+  const principal = auth.principal;
+  const wait = rateLimiter.take(principal.credential);
+  if (wait > 0) {
+    return reply(
+      c,
+      429,
+      `Rate limit exceeded for this credential; retry after ${wait} s`,
+      {},
+      { 'retry-after': String(wait) },
+    );
+  }
+  if (op.permission !== 'AnyCredential') {
+    const refusal = permissionRefusal(op, principal, c.req.param('org_id'));
+    if (refusal) return reply(c, 403, refusal.detail, refusal.extra);
+  }
+  return { guarded: principal };
+}
+
+/** Any sandbox handler, as the mount calls it with the input its operation's schemas produced. */
+type WideSandboxHandler = (
+  input: { params: unknown; query: unknown; body: unknown; principal: Principal; path: string; request: Request },
+  ctx: SandboxContext,
+) => unknown;
+
+/** The handler of `op`, called with the sandbox's input (its parsed parts, the principal, the raw request). */
+function sandboxHandlerOf(opts: DispatcherOptions, op: OperationDef): MountedHandler<Principal> | undefined {
+  // Typed per operation from the same schemas the mount validates with: widening it here is sound.
+  const handler = opts.handlers[op.id as OperationId] as WideSandboxHandler | undefined;
+  if (!handler) return undefined;
+  return ({ params, query, body, url, guarded, c }) =>
+    handler({ params, query, body, principal: guarded, path: url.pathname, request: c.req.raw }, opts.ctx);
+}
+
+/** Writes a handler's answer: checked against its schema (tests), cut to the vendor's shape where served so. */
+function answer(opts: DispatcherOptions, op: OperationDef, result: unknown, vendor: VendorOperation | undefined) {
+  let out: SandboxReply = isReply(result) ? result : { status: op.status ?? 200, body: result };
+  if (opts.validateResponses && op.response && out.status < 300 && out.status !== 204 && out.body !== undefined) {
+    const check = op.response.safeParse(out.body);
+    if (!check.success) {
+      throw new Error(`response of ${op.id} does not match its schema: ${check.error.message}`);
     }
-    const principal = auth.principal;
-    const wait = rateLimiter.take(principal.credential);
-    if (wait > 0) {
-      return reply(
-        c,
-        429,
-        `Rate limit exceeded for this credential; retry after ${wait} s`,
-        {},
-        {
-          'retry-after': String(wait),
-        },
-      );
-    }
-    if (op.permission !== 'AnyCredential') {
-      const refusal = permissionRefusal(op, principal, c.req.param('org_id'));
-      if (refusal) return reply(c, 403, refusal.detail, refusal.extra);
-    }
-    try {
-      const rawParams = c.req.param() as Record<string, string>;
-      const params = op.params ? validate('path', op.params, rawParams) : {};
-      const orgId = (params as { org_id?: string }).org_id;
-      if (orgId !== undefined && !orgExists(ctx, orgId)) {
-        throw new HttpProblem(404, `Organization ${orgId} was not found`);
-      }
-      const url = new URL(c.req.url);
-      const rawQuery = readQuery(url);
-      // A malformed cursor is reported together with the other query errors.
-      const after = rawQuery.after;
-      const cursorErrors =
-        op.paginated && typeof after === 'string' && after !== '' && !readCursor(after) ? [CURSOR_ERROR] : [];
-      const query = op.query ? validate('query', op.query, rawQuery, cursorErrors) : {};
-      let body: unknown;
-      if (op.body) {
-        const raw = await readJsonBody(c, opts.maxBodyBytes ?? 1_048_576);
-        body = validate('body', op.body, raw);
-      }
-      const result = await handler(
-        { params, query, body, principal, path: url.pathname, request: c.req.raw } as never,
-        ctx,
-      );
-      let reply: SandboxReply = isReply(result) ? result : { status: op.status ?? 200, body: result };
-      if (
-        opts.validateResponses &&
-        op.response &&
-        reply.status < 300 &&
-        reply.status !== 204 &&
-        reply.body !== undefined
-      ) {
-        const check = op.response.safeParse(reply.body);
-        if (!check.success) {
-          throw new Error(`response of ${op.id} does not match its schema: ${check.error.message}`);
-        }
-      }
-      // The contract's answer, checked above, as the vendor gives it.
-      if (vendor && reply.status < 300) reply = { ...reply, ...vendorAnswer(vendor, reply.status, reply.body) };
-      if (reply.status === 204 || reply.body === undefined) {
-        return new Response(null, { status: reply.status === 200 ? 204 : reply.status, headers: reply.headers });
-      }
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': 'application/json', ...reply.headers },
-      });
-    } catch (err) {
-      if (err instanceof HttpProblem) {
-        return httpProblemResponse(err, new URL(c.req.url).pathname);
-      }
-      console.error(`[sandbox] ${op.id} failed:`, err);
-      return reply(c, 500, `The sandbox failed while handling ${op.id}`);
-    }
-  };
+  }
+  // The contract's answer, checked above, as the vendor gives it.
+  if (vendor && out.status < 300) out = { ...out, ...vendorAnswer(vendor, out.status, out.body) };
+  if (out.status === 204 || out.body === undefined) {
+    return new Response(null, { status: out.status === 200 ? 204 : out.status, headers: out.headers });
+  }
+  return new Response(JSON.stringify(out.body), {
+    status: out.status,
+    headers: { 'content-type': 'application/json', ...out.headers },
+  });
 }
 
 export function createDispatcher(opts: DispatcherOptions): Hono {
   const app = new Hono();
-  const methodsByPath = new Map<string, string[]>();
-  for (const op of opts.operations ?? operationList) {
-    const handler = opts.handlers[op.id as OperationId] as Handler<OperationId> | undefined;
-    if (!handler) throw new Error(`the sandbox has no handler for operation ${op.id}`);
-    const paths = servedPaths(op.method, [op.path, ...(op.alternates ?? [])], opts.shape ?? 'spec');
-    for (const { path, vendor } of paths) {
-      app.on(op.method, honoPath(path), runOperation(op, handler, opts, vendor));
-      const list = methodsByPath.get(path) ?? [];
-      list.push(op.method);
-      methodsByPath.set(path, list);
-    }
-  }
-  for (const [path, methods] of methodsByPath) {
-    app.all(honoPath(path), (c) =>
-      reply(
-        c,
-        405,
-        `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}; allowed: ${methods.join(', ')}`,
-        {},
-        { allow: methods.join(', ') },
-      ),
-    );
-  }
+  const { ctx } = opts;
+  mountTable<OperationDef, Principal, VendorOperation | undefined>(app, {
+    operations: opts.operations ?? operationList,
+    server: 'the sandbox',
+    handlerOf: (op) => sandboxHandlerOf(opts, op),
+    servedAt: (op) =>
+      servedPaths(op.method, [op.path, ...(op.alternates ?? [])], opts.shape ?? 'spec').map(({ path, vendor }) => ({
+        path,
+        at: vendor,
+      })),
+    maxBodyBytes: opts.maxBodyBytes ?? 1_048_576,
+    guard: (c, op) => guard(opts, c, op),
+    checkParams: (_op, params) => {
+      const orgId = (params as { org_id?: string }).org_id;
+      if (orgId !== undefined && !orgExists(ctx, orgId))
+        throw new HttpProblem(404, `Organization ${orgId} was not found`);
+    },
+    // A malformed cursor is reported together with the other query errors.
+    queryErrors: (op, raw) =>
+      op.paginated && typeof raw.after === 'string' && raw.after !== '' && !readCursor(raw.after) ? [CURSOR_ERROR] : [],
+    answer: (_c, op, result, vendor) => answer(opts, op, result, vendor),
+    onError: (c, op, err) => {
+      if (err instanceof HttpProblem) return httpProblemResponse(err, new URL(c.req.url).pathname);
+      console.error(`[sandbox] ${op.id} failed:`, err);
+      return reply(c, 500, `The sandbox failed while handling ${op.id}`);
+    },
+    problem: (c, status, detail, headers) => reply(c, status, detail, {}, headers),
+  });
   // The contract as an OpenAPI document, generated once from the operation table.
   let openApi: string | undefined;
   app.get('/openapi.json', (c) => {

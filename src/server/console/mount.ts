@@ -1,14 +1,17 @@
 /**
- * Mounts the console's operation table (`src/api/console`) on its Hono app: routing, path (404), query and
- * body validation (422 with `errors`, bounded) and problem bodies come from the table, as the sandbox's
- * dispatcher does for the API's; handlers only do the operation's own work.
+ * Mounts the console's operation table (`src/api/console`) on its Hono app with the shared table mount
+ * (`src/node/table-mount.ts`, the sandbox's too): routing, 405, path (404), query and body validation (422 with
+ * `errors`, bounded) and the handler call come from the table; handlers only do the operation's own work. The
+ * console's guards (sign-in, same-origin, JSON bodies) stand in front of it; what a handler throws goes to the
+ * app's error handler, which redacts it.
  */
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { consoleOperationList, type ConsoleOperationId, type ConsoleOperations } from '../../api/console';
-import { capFieldErrors, issuesToFieldErrors } from '../../api/problem';
-import { HttpProblem, summarizeFieldErrors } from '../../node/problem-writer';
-import { readConsoleBody } from './problems';
+import type { ConsoleOperationDef } from '../../api/console/define';
+import { HttpProblem } from '../../node/problem-writer';
+import { mountTable, type MountedHandler } from '../../node/table-mount';
+import { CONSOLE_MAX_BODY_BYTES } from './problems';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -31,56 +34,43 @@ export type ConsoleHandler<I extends ConsoleOperationId> = (
 
 export type ConsoleHandlers = { [I in ConsoleOperationId]?: ConsoleHandler<I> };
 
-const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+/** Any console handler, as the mount calls it with the input its operation's schemas produced. */
+type WideConsoleHandler = (input: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  signal: AbortSignal;
+  c: Context;
+}) => unknown;
 
-/** Query parameters as zod sees them: one value → string, repeated keys → array. */
-function readQuery(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    out[key] = all.length === 1 ? all[0]! : all;
-  }
-  return out;
+/** The handler of `op`, called with the console's input (its parsed parts, the abort signal, the context). */
+function consoleHandlerOf(handlers: ConsoleHandlers, op: ConsoleOperationDef): MountedHandler<null> | undefined {
+  // Typed per operation from the same schemas the mount validates with: widening it here is sound.
+  const handler = handlers[op.id as ConsoleOperationId] as WideConsoleHandler | undefined;
+  if (!handler) return undefined;
+  return ({ params, query, body, c }) => handler({ params, query, body, signal: c.req.raw.signal, c });
 }
 
 export function mountConsoleOperations(app: Hono, handlers: ConsoleHandlers): void {
-  const methodsByPath = new Map<string, string[]>();
-  for (const op of consoleOperationList) {
-    const handler = handlers[op.id as ConsoleOperationId] as ConsoleHandler<ConsoleOperationId> | undefined;
-    if (!handler) throw new Error(`the console server has no handler for ${op.id}`);
-    app.on(op.method, honoPath(op.path), async (c) => {
-      let params: unknown = {};
-      if (op.params) {
-        const r = op.params.safeParse(c.req.param());
-        if (!r.success) {
-          const first = r.error.issues[0];
-          throw new HttpProblem(404, `Nothing at ${c.req.path}: ${first?.message ?? 'unknown path'}`);
-        }
-        params = r.data;
-      }
-      let query: unknown = {};
-      if (op.query) {
-        const r = op.query.safeParse(readQuery(new URL(c.req.url)));
-        if (!r.success) {
-          const errors = capFieldErrors(issuesToFieldErrors('query', r.error.issues), 'query');
-          throw new HttpProblem(422, summarizeFieldErrors(errors), { errors });
-        }
-        query = r.data;
-      }
-      const body: unknown = op.body ? await readConsoleBody(c, op.body) : undefined;
-      const result = await handler({ params, query, body, signal: c.req.raw.signal, c } as never);
+  mountTable<ConsoleOperationDef, null, null>(app, {
+    operations: consoleOperationList,
+    server: 'the console server',
+    handlerOf: (op) => consoleHandlerOf(handlers, op),
+    servedAt: (op) => [{ path: op.path, at: null }],
+    maxBodyBytes: CONSOLE_MAX_BODY_BYTES,
+    // Sign-in and the same-origin and body-type rules are checked before a request reaches the table.
+    guard: () => ({ guarded: null }),
+    answer: (c, op, result) => {
       if (result instanceof Response) return result;
       if (op.status === 204 || result === undefined) return c.body(null, 204);
       return c.json(result as object, op.status ?? 200, { 'cache-control': 'no-store' });
-    });
-    const list = methodsByPath.get(op.path) ?? [];
-    list.push(op.method);
-    methodsByPath.set(op.path, list);
-  }
-  for (const [path, methods] of methodsByPath) {
-    app.all(honoPath(path), (c) => {
-      const allow = methods.join(', ');
-      throw new HttpProblem(405, `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`, {}, { allow });
-    });
-  }
+    },
+    // The app's error handler writes it, redacted (`consoleErrorResponse`).
+    onError: (_c, _op, err) => {
+      throw err;
+    },
+    problem: (_c, status, detail, headers) => {
+      throw new HttpProblem(status, detail, {}, headers);
+    },
+  });
 }
