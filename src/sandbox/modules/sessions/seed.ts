@@ -48,7 +48,14 @@ export function seedSessions(ctx: SeedContext): void {
   const { db, rng } = ctx;
   const now = ctx.now();
   const nowMs = ctx.nowMs();
-  const users = Array.from({ length: 14 }, () => `user-${rng.hex(10)}`);
+  const made = Array.from({ length: 14 }, () => `user-${rng.hex(10)}`);
+  // Sessions are started by the organization's own members (seeded just before), so every screen that names a
+  // session's user finds that person; made-up ids only where no member is seeded (a store without members).
+  const membersOf = orgMembers(db);
+  const usersOf = (orgId: string) => {
+    const members = membersOf(orgId);
+    return members.length > 0 ? members : made;
+  };
   const insert = db.prepare(
     `INSERT INTO sessions (session_id, org_id, status, status_detail, title, prompt, origin, category, created_at, updated_at,
        tags, acus_consumed, pull_requests, is_archived, is_advanced, user_id, service_user_id, playbook_id, parent_session_id,
@@ -141,7 +148,7 @@ export function seedSessions(ctx: SeedContext): void {
         JSON.stringify(prs),
         !live && createdAt < now - 7 * 86_400 && rng.chance(0.12) ? 1 : 0,
         rng.chance(0.1) ? 1 : 0,
-        byService ? null : rng.pick(users),
+        byService ? null : rng.pick(usersOf(orgId)),
         byService ? rng.pick(SERVICE_USERS) : null,
         rng.chance(0.2) ? rng.pick(PLAYBOOKS) : null,
         parent && parent.created < createdAt ? parent.id : null,
@@ -172,4 +179,26 @@ export function seedSessions(ctx: SeedContext): void {
       });
     });
   }
+}
+
+/** The users with a role in each organization (up to 14, in a stable order), or none when members are not seeded. */
+function orgMembers(db: SeedContext['db']): (orgId: string) => readonly string[] {
+  const cache = new Map<string, readonly string[]>();
+  let stmt: { all(orgId: string): { principal_id: string }[] } | undefined;
+  try {
+    stmt = db.prepare<[string], { principal_id: string }>(
+      `SELECT a.principal_id FROM role_assignments a JOIN users u ON u.user_id = a.principal_id
+        WHERE a.principal_type = 'user' AND a.org_id = ? ORDER BY a.principal_id LIMIT 14`,
+    );
+  } catch {
+    stmt = undefined; // no members module in this store
+  }
+  return (orgId) => {
+    let found = cache.get(orgId);
+    if (!found) {
+      found = stmt ? stmt.all(orgId).map((r) => r.principal_id) : [];
+      cache.set(orgId, found);
+    }
+    return found;
+  };
 }
