@@ -51,7 +51,7 @@ function requireUniqueName(db: Db, name: string, exceptOrgId: string | null): vo
     .prepare('SELECT org_id FROM organizations WHERE lower(name) = lower(?) AND org_id IS NOT ?')
     .get(name, exceptOrgId) as { org_id: string } | undefined;
   if (other) {
-    throw new HttpProblem(409, `Another organization (${other.org_id}) is already named "${name}"`, {
+    throw new HttpProblem(409, `An organization named “${name}” already exists`, {
       org_id: other.org_id,
     });
   }

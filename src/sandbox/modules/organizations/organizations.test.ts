@@ -57,7 +57,7 @@ describe('create', () => {
     }
     const dup = await create({ name: 'search relevance' });
     expect(dup.status).toBe(409);
-    expect(dup.body.detail).toContain('already named');
+    expect(dup.body.detail).toContain('already exists');
   });
 
   it('needs ManageOrganizations', async () => {
