@@ -179,4 +179,43 @@ test.describe('usage', () => {
         .getByRole('img', { name: /^Compute units per day\./ }),
     ).toBeVisible();
   });
+
+  test('consumption per person, capacity over time and stale access', async ({ page }) => {
+    // One consumption read per member and service user (hundreds in the seed), on three screens.
+    test.slow();
+    await page.goto('/usage/people');
+    await expect(page.getByRole('heading', { level: 1, name: 'Consumption per person' })).toBeVisible();
+    // Every member and service user is read; the summary sets their sum beside the enterprise's own total.
+    await expect(page.getByTestId('people-summary')).toContainText('the enterprise as a whole', { timeout: 60_000 });
+    const table = page.getByRole('table', { name: 'Consumption per person' });
+    await expect(table.getByText('CI Bot')).toBeVisible();
+    await expect(page.getByTestId('people-windows')).toContainText('Compared with:');
+
+    // The console server samples the queue and the hypervisors shortly after it starts.
+    await page.goto('/capacity');
+    const trends = page.getByRole('region', { name: 'Over time' });
+    await expect(async () => {
+      await page.reload();
+      await expect(trends.getByTestId('capacity-trends')).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 45_000 });
+    await expect(trends.getByRole('img', { name: /^Queued sessions\. Queued sessions from/ })).toBeVisible();
+
+    await page.goto('/access-review');
+    await expect(page.getByRole('heading', { level: 1, name: 'Stale access' })).toBeVisible();
+    await expect(page.getByTestId('access-review-count')).toContainText('to review', { timeout: 60_000 });
+    const remove = page.getByRole('button', { name: /^Remove 0 selected$/ });
+    await expect(remove).toBeDisabled();
+    await expect(page.getByText('Select at least one row first.')).toBeVisible();
+    const first = page
+      .getByRole('table', { name: 'Stale access' })
+      .getByRole('checkbox', { name: /^Select (?!all\b)/ })
+      .first();
+    const who = ((await first.getAttribute('aria-label')) ?? '').replace(/^Select /, '');
+    await first.check();
+    await page.getByRole('button', { name: 'Remove 1 selected' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog.getByTestId('access-review-confirm-list').getByRole('listitem')).toHaveCount(1);
+    await expect(dialog.getByTestId('access-review-confirm-list')).toContainText(who);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 });
