@@ -11,7 +11,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { useActiveOption } from '@/components/ui/use-active-option';
 import { rememberOrg } from '@/lib/last-org';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
-import { SwitcherButton } from './org-switcher';
+import { SwitcherButton } from './org-switcher-button';
 
 /** Most organization pages the switcher reads (100 each). */
 const MAX_PAGES = 50;

@@ -5,40 +5,14 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { ChevronsUpDown } from 'lucide-react';
-import { forwardRef, lazy, Suspense, useMemo, useState, type ComponentPropsWithoutRef } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { lastOrg } from '@/lib/last-org';
+import { SwitcherButton } from './org-switcher-button';
 
 const loadMenu = () => import('./org-switcher-menu');
 const OrgSwitcherMenu = lazy(loadMenu);
 const preload = () => void loadMenu().catch(() => undefined);
-
-interface SwitcherButtonProps extends ComponentPropsWithoutRef<'button'> {
-  label: string;
-}
-
-/** The button: its visible text (the organization) is part of its accessible name. */
-export const SwitcherButton = forwardRef<HTMLButtonElement, SwitcherButtonProps>(function SwitcherButton(
-  { label, ...props },
-  ref,
-) {
-  return (
-    <button
-      ref={ref}
-      type="button"
-      aria-haspopup="listbox"
-      className="flex h-9 w-full min-w-0 items-center justify-between gap-2 rounded-md border border-line bg-surface px-2.5 text-left text-sm hover:bg-surface-2"
-      {...props}
-    >
-      <span className="truncate">
-        <span className="sr-only">Switch organization: </span>
-        {label}
-      </span>
-      <ChevronsUpDown className="size-4 shrink-0 text-muted" aria-hidden />
-    </button>
-  );
-});
 
 export function OrgSwitcher() {
   const params = useParams({ strict: false }) as { orgId?: string };
