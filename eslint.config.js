@@ -1,23 +1,22 @@
 // Lint: TypeScript, React hooks, TanStack Query and Router rules, and the one-way import rules of
 // ARCHITECTURE.md: routes → app → features → components/lib → api; features never import each other;
-// browser code never imports Node code; the console server and the sandbox never import each other.
+// browser code never imports Node code; the console server and the sandbox never import each other. The
+// boundaries are judged on resolved paths (scripts/eslint-boundaries.js: `@/…`, relative and dynamic imports
+// alike), with no cycle of runtime imports; the package rules below keep the contract free of React and Node.
 
 const NODE_ONLY = ['server', 'sandbox', 'node', 'cli'];
-const features = readdirSync('src/features', { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const nodeOnly = {
   group: NODE_ONLY.flatMap((d) => [`**/${d}/**`, `@/${d}/**`, `**/${d}`, `@/${d}`]),
   message: 'Browser code never imports Node code (server, sandbox, node, cli).',
 };
 import js from '@eslint/js';
-import { readdirSync } from 'node:fs';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import pluginRouter from '@tanstack/eslint-plugin-router';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint-boundaries.js';
 
 export default tseslint.config(
   {
@@ -29,6 +28,8 @@ export default tseslint.config(
       'data',
       'src/routeTree.gen.ts',
       'src/api/endpoints.gen.ts',
+      // Forbidden imports on purpose: src/node/lint-boundaries.test.ts lints them as if they were in src/.
+      'scripts/lint-fixtures',
     ],
   },
   js.configs.recommended,
@@ -53,6 +54,11 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/zones': 'error', 'boundaries/no-cycle': 'error' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
     ignores: [...NODE_ONLY.map((d) => `src/${d}/**`), 'src/test/**', 'src/**/*.test.{ts,tsx}'],
     rules: restrict([nodeOnly]),
   },
@@ -68,19 +74,15 @@ export default tseslint.config(
       },
     ]),
   },
-  // Features never import each other: what two features need lives in src/lib or src/components.
-  ...features.map((feature) => ({
-    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+  // Features never import each other (boundaries/zones, on resolved paths): nor the app shell or routes.
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}'],
     rules: restrict([
       nodeOnly,
-      {
-        regex: `^(@/features/(?!${feature}/)|\\.\\./(?!\\.))`,
-        message: `Features never import each other (${feature} → another feature); move what both need to src/lib or src/components.`,
-      },
       { group: ['@/app/**', '@/routes/**'], message: 'Features do not import the app shell or routes.' },
     ]),
-  })),
+  },
   // Three products, three folders: neither the console server nor the sandbox imports the other.
   {
     files: ['src/server/**/*.ts'],
