@@ -53,7 +53,7 @@ describe('the chart library stays on the usage routes', () => {
   for (const entry of [
     'app/shell/app-shell.tsx',
     'lib/nav.ts',
-    'features/capacity/queue-indicator.tsx',
+    'app/shell/queue-status.tsx',
     'features/usage/search.ts',
     'features/usage/org-usage-panel.tsx',
     // The per-person table draws no chart: it does not load the library either.
