@@ -9,7 +9,7 @@ import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
 import { buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { FilterSelect } from '@/components/filter-select';
+import { AccessBadge, AccessTypeFilter } from '@/components/markdown-document';
 import { SavedViews } from '@/components/saved-views';
 import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
@@ -26,25 +26,9 @@ export interface NotesScreenProps {
   subtitle?: string;
 }
 
-function AccessBadge({ note }: { note: KnowledgeNote }) {
-  return note.access_type === 'enterprise' ? (
-    <Badge tone="accent">Enterprise</Badge>
-  ) : (
-    <Badge tone="info" title={note.org_id ?? undefined}>
-      Organization
-    </Badge>
-  );
-}
-
 export function EnabledBadge({ enabled }: { enabled: boolean }) {
   return enabled ? <Badge tone="success">Enabled</Badge> : <Badge tone="neutral">Disabled</Badge>;
 }
-
-const ACCESS_OPTIONS = [
-  { value: '', label: 'All access types' },
-  { value: 'enterprise', label: 'Enterprise' },
-  { value: 'org', label: 'Organization' },
-];
 
 const col = columnHelper<KnowledgeNote>();
 
@@ -81,7 +65,7 @@ function noteColumns(scope: NoteScope) {
       header: 'Access',
       enableSorting: true,
       meta: { width: '7.5rem' },
-      cell: ({ row }) => <AccessBadge note={row.original} />,
+      cell: ({ row }) => <AccessBadge document={row.original} />,
     }),
     col.accessor((n) => n.pinned_repo ?? '', {
       id: 'pinned_repo',
@@ -148,13 +132,7 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
           <FilterFields label="Filter notes" narrow={narrow}>
             <FilterText search label="Search" placeholder="Name, trigger or body" value={search} onChange={setSearch} />
             {scope.kind === 'enterprise' && (
-              <FilterSelect
-                className="w-44"
-                label="Access type"
-                value={filters.access_type ?? ''}
-                options={ACCESS_OPTIONS}
-                onValueChange={(v) => set({ access_type: (v || undefined) as NoteFilters['access_type'] })}
-              />
+              <AccessTypeFilter value={filters.access_type} onChange={(access_type) => set({ access_type })} />
             )}
             <FilterText
               label="Pinned repository"

@@ -8,13 +8,12 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Play } from 'lucide-react';
 import { useState } from 'react';
 import { FilterSelect } from '@/components/filter-select';
-import { DocumentDetail, DocumentDetails, MarkdownDocumentView } from '@/components/markdown-document';
+import { AccessBadge, DocumentDetail, DocumentDetails, MarkdownDocumentView } from '@/components/markdown-document';
 import { Button, buttonClass } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
 import { forgetPlaybook, playbookQueryOptions, useDeletePlaybook, type PlaybookScope } from './api';
 import { playbookRoute, startSessionRoute } from './links';
-import { AccessBadge } from './playbooks-screen';
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -58,7 +57,7 @@ export function PlaybookView({ scope, playbookId }: { scope: PlaybookScope; play
       title={playbook.title}
       description={
         <>
-          <AccessBadge playbook={playbook} />
+          <AccessBadge document={playbook} />
           {playbook.macro && <span className="font-mono text-xs">{playbook.macro}</span>}
           <span className="font-mono text-xs">{playbook.playbook_id}</span>
         </>

@@ -7,12 +7,11 @@ import { Link } from '@tanstack/react-router';
 import { Play, Plus } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import type { Playbook } from '@/api/operations/playbooks';
-import { Badge } from '@/components/badge';
 import { columnHelper, DataTable, timeColumn, type DataTableColumn } from '@/components/data-table';
 import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { buttonClass } from '@/components/ui/button';
-import { FilterSelect } from '@/components/filter-select';
+import { AccessBadge, AccessTypeFilter } from '@/components/markdown-document';
 import { useDebouncedInput } from '@/lib/debounce';
 import {
   matchesSearch,
@@ -22,22 +21,6 @@ import {
   type PlaybookScope,
 } from './api';
 import { PlaybookLink, startSessionRoute } from './links';
-
-export function AccessBadge({ playbook }: { playbook: Pick<Playbook, 'access_type' | 'org_id'> }) {
-  return playbook.access_type === 'enterprise' ? (
-    <Badge tone="accent">Enterprise</Badge>
-  ) : (
-    <Badge tone="info" title={playbook.org_id ?? undefined}>
-      Organization
-    </Badge>
-  );
-}
-
-const ACCESS_OPTIONS = [
-  { value: '', label: 'All access types' },
-  { value: 'enterprise', label: 'Enterprise' },
-  { value: 'org', label: 'Organization' },
-];
 
 const col = columnHelper<Playbook>();
 
@@ -106,7 +89,7 @@ function playbookColumns(scope: PlaybookScope, linkScope: (p: Playbook) => Playb
         header: 'Access',
         enableSorting: true,
         meta: { width: '7.5rem' },
-        cell: ({ row }) => <AccessBadge playbook={row.original} />,
+        cell: ({ row }) => <AccessBadge document={row.original} />,
       }),
     ]),
     ...scoped,
@@ -159,13 +142,7 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
           <FilterFields label="Filter playbooks" narrow={narrow}>
             <FilterText search label="Search" placeholder="Title, macro or body" value={search} onChange={setSearch} />
             {scope.kind === 'enterprise' && (
-              <FilterSelect
-                className="w-44"
-                label="Access type"
-                value={filters.access_type ?? ''}
-                options={ACCESS_OPTIONS}
-                onValueChange={(v) => set({ access_type: (v || undefined) as PlaybookFilters['access_type'] })}
-              />
+              <AccessTypeFilter value={filters.access_type} onChange={(access_type) => set({ access_type })} />
             )}
             <ClearFilters shown={filtered} onClear={() => onFiltersChange({})} />
           </FilterFields>
