@@ -7,6 +7,7 @@
  * that answered (src/lib/path-chooser.ts; the alternates and the memory, src/lib/served-paths.ts, load only
  * then, so the first screen does not carry them).
  */
+import { SIGN_IN_REQUIRED_TYPE } from '@/api/console/sign-in';
 import { ENDPOINTS } from '@/api/endpoints.gen';
 import type { AllOperations, AnyOperationId } from '@/api/operation-ids';
 import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '@/api/operations/define';
@@ -61,8 +62,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The console server's own 401: no sign-in session (an upstream 401 is a credential problem instead). */
-export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-required';
+export { SIGN_IN_REQUIRED_TYPE };
 const SIGN_IN_PATH = '/console/sign-in';
 let leavingForSignIn = false;
 

@@ -4,6 +4,7 @@
  * for anyone else (a 401 problem for an endpoint, the sign-in page for a page).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SIGN_IN_REQUIRED_TYPE } from '../../api/console/sign-in';
 import { sendProblem } from '../../node/problem-writer';
 import { noteActor, type Principal } from '../console/actor';
 import { SIGN_IN_PATH, type SignInFailureStore } from '../console/sessions-store';
@@ -16,8 +17,7 @@ import { retryAfter, tooManyMessage, TOKEN_TARGET, type createTurns } from './si
 /** The client key of every Bearer request: one token, one client, whatever address it comes from. */
 export const BEARER_CLIENT = 'b:access-token';
 export const SESSION_PATH = '/console/session';
-/** The `type` of the 401 problem that means "sign in to the console" (not an upstream 401). */
-export const SIGN_IN_REQUIRED_TYPE = 'urn:agent-platform-console:sign-in-required';
+export { SIGN_IN_REQUIRED_TYPE };
 
 /** The answer for a request with no usable session: 401 problem for an endpoint, else the sign-in page. */
 export function notSignedInAnswer(mode: AccessMode, sso: SsoOffer | undefined) {
