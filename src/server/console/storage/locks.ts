@@ -295,17 +295,13 @@ export function createPgLocks(db: PgDatabase, opts: PgLockOptions = {}): SetLock
         }),
       ),
     async tryRun(kind, key, work) {
-      let taken = false;
+      // null: another replica holds the set.
       const r = await local.tryRun(kind, key, async () => {
         const setKey = keyOf(kind, key);
         const token = await acquire(setKey);
-        if (token === null) {
-          taken = true;
-          return undefined as never;
-        }
-        return holding(setKey, token, work);
+        return token === null ? null : { value: await holding(setKey, token, work) };
       });
-      return taken || !r.ran ? { ran: false } : r;
+      return !r.ran || r.value === null ? { ran: false } : { ran: true, value: r.value.value };
     },
   };
 }
