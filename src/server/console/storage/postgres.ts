@@ -186,7 +186,7 @@ export function createPgDatabase(url: string, opts: PgOptions = {}): PgDatabase 
     try {
       const r = await pool.query(text, params as unknown[]);
       up();
-      return r.rows as never;
+      return r.rows;
     } catch (err) {
       throw translate(err);
     }
@@ -237,7 +237,7 @@ export function createPgDatabase(url: string, opts: PgOptions = {}): PgDatabase 
       withClient(async (client) => {
         await client.query('BEGIN');
         try {
-          const q: PgQuery = async (text, params) => (await client.query(text, params as unknown[])).rows as never;
+          const q: PgQuery = async (text, params) => (await client.query(text, params as unknown[])).rows;
           const result = await work(q);
           await client.query('COMMIT');
           return result;
