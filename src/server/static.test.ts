@@ -323,8 +323,10 @@ describe("the console's index.html", () => {
     const shell = [
       '/api/v3/enterprise/organizations?first=100',
       '/api/v3/self',
+      '/console/session',
       '/api/v3/enterprise/queue',
       '/console/config',
+      '/console/alerts/notifications/unread-count',
       '/console/doctor/summary',
     ];
     // The screen's own answers first (at `/`, the organizations), then the shell's, which nothing waits on.
@@ -332,6 +334,13 @@ describe("the console's index.html", () => {
     expect(links(html, 'preload')).toEqual([...own, ...shell.filter((h) => !own.includes(h))]);
     const high = html.match(/<link rel="preload"[^>]*fetchpriority="high"[^>]*>/g) ?? [];
     expect(high).toHaveLength(own.length);
+    // The screen's answers ahead of the chunks (the browser's six connections go in the links' order), the
+    // shell's behind them.
+    const at = (needle: string) => html.indexOf(needle);
+    if (own.length > 0 && chunks.length > 0) {
+      expect(at('fetchpriority="high"')).toBeLessThan(at('<link rel="modulepreload"'));
+      expect(at('fetchpriority="low"')).toBeGreaterThan(html.lastIndexOf('<link rel="modulepreload"'));
+    }
     // As fetches the app's same-origin requests can take over (same URL, mode and credentials).
     expect(html.match(/<link rel="preload"[^>]*>/g)!.every((l) => l.includes('as="fetch" crossorigin '))).toBe(true);
   });
@@ -339,7 +348,7 @@ describe("the console's index.html", () => {
   it('preloads nothing from a path it would have to escape', async () => {
     const { html } = await page('/orgs/%22%3E%3Cscript%3E/sessions');
     expect(html).not.toContain('"><script>');
-    expect(links(html, 'preload')).toHaveLength(5);
+    expect(links(html, 'preload')).toHaveLength(7);
   });
 
   it('never carries the credential or the access token, in any coding', async () => {

@@ -168,20 +168,45 @@ export function chunksForPath(routes: RouteChunk[], pathname: string): string[] 
   return [...new Set([...layouts, ...(leaf ? [leaf] : [])].flatMap((r) => r.files))];
 }
 
-/** The `<link>`s that start the first screen's chunks and answers with the HTML. */
-export function firstScreenHints(routes: RouteChunk[], pathname: string, search: string): string {
+/**
+ * The `<link>`s that start the first screen's chunks and answers with the HTML: `screen`, the answers the screen
+ * is ready with, to go ahead of every script (the build's own module preloads included); `rest`, the route's
+ * chunks and the shell's answers.
+ */
+export function firstScreenHints(
+  routes: RouteChunk[],
+  pathname: string,
+  search: string,
+): { screen: string; rest: string } {
   const modules = chunksForPath(routes, pathname).map(
     (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
   );
   // `crossorigin` (anonymous): the same credentials mode as the app's `fetch(…, { credentials: 'same-origin' })`,
-  // which the browser requires before it hands the preloaded answer to that fetch. The screen's own answers go
-  // out first and ahead of the shell's (who the credential is, the queue, the config), which nothing waits on.
-  const { screen, shell } = firstScreenData(pathname, search);
+  // which the browser requires before it hands the preloaded answer to that fetch.
+  const data = firstScreenData(pathname, search);
   const fetchLink = (href: string, priority: 'high' | 'low') =>
     `<link rel="preload" as="fetch" crossorigin fetchpriority="${priority}" href="${href.replace(/&/g, '&amp;')}">`;
-  // The chunks first: the browser opens six connections to the console at most, and answers that take the
-  // upstream a while must not hold them while the scripts the screen runs wait.
-  return [...modules, ...screen.map((h) => fetchLink(h, 'high')), ...shell.map((h) => fetchLink(h, 'low'))].join('');
+  // The screen's answers before any chunk: over HTTP/1.1 the browser opens six connections to the console and
+  // hands them out in the order of the links (among links of one priority), and the entry alone imports a few
+  // dozen chunks. Behind them, the answer the screen is ready with came last (in a traced load 70 ms after the
+  // last chunk); ahead of them it costs the scripts one request's time on one connection. The shell's answers
+  // (who the credential is, the queue, the config), at low priority, go out after the chunks: nothing waits on
+  // them.
+  return {
+    screen: data.screen.map((h) => fetchLink(h, 'high')).join(''),
+    rest: [...modules, ...data.shell.map((h) => fetchLink(h, 'low'))].join(''),
+  };
+}
+
+/**
+ * index.html with a page's hints: the screen's answers right after the stylesheet (the painted shell's first
+ * need), ahead of the entry script and the build's module preloads; the rest at the end of the head.
+ */
+export function withHints(template: string, hints: { screen: string; rest: string }): string {
+  const head = template.replace('</head>', `${hints.rest}</head>`);
+  const firstScript = /<script type="module"|<link rel="modulepreload"/.exec(head);
+  if (!firstScript) return head.replace('</head>', `${hints.screen}</head>`);
+  return head.slice(0, firstScript.index) + hints.screen + head.slice(firstScript.index);
 }
 
 interface HtmlVariant {
@@ -202,10 +227,11 @@ function createAppHtml(template: string, routes: RouteChunk[]) {
     vary: 'accept-encoding',
   };
   const cache = new Map<string, Record<Chosen, HtmlVariant>>();
-  const variantsOf = (hints: string) => {
-    const known = cache.get(hints);
+  const variantsOf = (hints: { screen: string; rest: string }) => {
+    const key = hints.screen + hints.rest;
+    const known = cache.get(key);
     if (known) return known;
-    const html = Buffer.from(template.replace('</head>', `${hints}</head>`));
+    const html = Buffer.from(withHints(template, hints));
     const tag = createHash('sha256').update(html).digest('base64url').slice(0, 22);
     const variants: Record<Chosen, HtmlVariant> = {
       identity: { bytes: html, etag: `"${tag}"` },
@@ -218,7 +244,7 @@ function createAppHtml(template: string, routes: RouteChunk[]) {
       gzip: { bytes: gzipSync(html, { level: 6 }), etag: `"${tag}-gzip"` },
     };
     if (cache.size >= HTML_CACHE_LIMIT) cache.clear();
-    cache.set(hints, variants);
+    cache.set(key, variants);
     return variants;
   };
   return (req: IncomingMessage, res: ServerResponse, pathname: string) => {

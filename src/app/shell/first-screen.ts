@@ -1,6 +1,7 @@
 /**
  * What the first screen of a URL reads, known from the URL alone: the shell's own answers on every page (who the
- * credential is, the queue, the console's config, the doctor's summary, the organizations of the switcher) and
+ * credential is, the queue, the console's config, the doctor's summary, the organizations of the switcher, who is
+ * signed in and with which roles, the unread notifications) and
  * the answers of the deep links people open directly (`/`, an organization, its sessions, a session). The console
  * server names them in the HTML as preloads (src/server/static.ts), so they are requested as the page arrives,
  * in parallel with the scripts, and the app's own requests for the same URLs are answered from them.
@@ -25,13 +26,21 @@ function url(id: AnyOperationId, params: Record<string, string> = {}, query = ''
   return `${path.startsWith('/console/') ? '' : '/api'}${path}${query}`;
 }
 
+/**
+ * Who is signed in (src/lib/console-session.ts): answered by the console's access control itself, not by an
+ * operation of its table, so it has no entry in ENDPOINTS.
+ */
+const CONSOLE_SESSION = '/console/session';
+
 /** Every page: the shell's header and navigation read these whatever the screen. */
 export function shellData(): string[] {
   return [
     url('organizations.list', {}, `?first=${ORGANIZATIONS_FIRST}`),
     url('self.get'),
+    CONSOLE_SESSION,
     url('queue.get'),
     url('console.config'),
+    url('console.alerts.unreadCount.get'),
     url('console.doctor.summary.get'),
   ];
 }

@@ -282,6 +282,33 @@ describe('rendering', () => {
     return { renders, columns: probed };
   }
 
+  it("names each row by its cells' texts with a space between them, not run together", () => {
+    render(
+      <DataTable
+        label="Items"
+        tableId="t-names"
+        columns={columns}
+        query={queryOf([items(3)])}
+        getRowId={(i) => i.id}
+        empty={{ title: 'None' }}
+      />,
+    );
+    const row = bodyRows()[1]!;
+    expect(row).toHaveAccessibleName('Row 1 1 note i1');
+    // By its cells, each named apart (Chromium runs the text of grid cells together in a name from content).
+    const cells = within(row).getAllByRole('cell');
+    expect(row.getAttribute('aria-labelledby')?.split(' ')).toEqual(cells.map((c) => c.id));
+    expect(
+      new Set(
+        bodyRows().flatMap((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.id),
+        ),
+      ).size,
+    ).toBe(12);
+  });
+
   it('renders only the rows coming into view as the list scrolls, with fixed row heights', () => {
     const { renders, columns: probed } = probe();
     render(
