@@ -33,7 +33,7 @@ import {
 } from './api';
 import { ChartCard } from './chart-card';
 import { CycleChart, DailyLinesChart, GroupedBarChart, RankedBarChart, StackedDailyChart } from './charts';
-import { forecastCycle, type Forecast } from './forecast';
+import { forecastCycle, type Forecast } from '@/api/cycle-forecast';
 import { formatBillingDayLong, rangeSlug, useUsageRange } from './range';
 import { missingPermissionOf, missingPermissions } from './permission';
 import { RangePicker } from './range-picker';

@@ -8,7 +8,7 @@ import type { ActiveUsers, PrMetrics, SessionMetrics } from '@/api/operations/me
 import { formatNumber } from '@/lib/format';
 import type { ChartColumn, ChartData, ChartRow } from './chart-card';
 import type { OrgConsumption } from './api';
-import type { Forecast } from './forecast';
+import type { Forecast } from '@/api/cycle-forecast';
 import { formatBillingDay, formatBillingDayLong } from './range';
 
 export const DAY_COLUMN: ChartColumn = { key: 'billing_day', header: 'Billing day (starts 08:00 UTC)' };

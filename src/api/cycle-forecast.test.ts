@@ -1,7 +1,7 @@
 /** The cycle forecast: burn rate, the cycle's end, and the day a limit is (or would be) reached. */
 import { describe, expect, it } from 'vitest';
 import { billingDayOf, DAY_SECONDS } from '@/api/billing-day';
-import { forecastCycle } from './forecast';
+import { forecastCycle } from './cycle-forecast';
 
 const cycleStart = billingDayOf('2025-03-05')!; // 08:00 UTC
 const cycle = { after: cycleStart, before: billingDayOf('2025-04-05')! }; // 31 days
