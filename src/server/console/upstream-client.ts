@@ -199,12 +199,11 @@ export function createUpstreamClient(target: UpstreamTarget): UpstreamClient {
       const maxItems = Math.min(args.maxItems ?? limits.maxItems, limits.maxItems);
       const deadline = AbortSignal.timeout(limits.allDeadlineMs);
       const signal = args.signal ? AbortSignal.any([args.signal, deadline]) : deadline;
-      const fetchPage = (after: string | undefined) =>
-        call(id, {
-          ...args,
-          query: { ...(args.query as object), first: PAGE_SIZE.max, ...(after ? { after } : {}) },
-          signal,
-        } as never) as unknown as Promise<Page<unknown>>;
+      // The list's own query, with the page size and cursor every paginated operation takes.
+      const pageQuery = (after: string | undefined): CallArgs<typeof id>['query'] =>
+        Object.assign({}, args.query, { first: PAGE_SIZE.max }, after ? { after } : {});
+      const fetchPage = async (after: string | undefined) =>
+        (await call(id, { ...args, query: pageQuery(after), signal })) as Page<unknown>;
       try {
         return await readAllPages(fetchPage, { maxPages: limits.maxPages, maxItems, signal, what: `The API's ${id}` });
       } catch (err) {
