@@ -131,7 +131,7 @@ const OPERATION_COLUMNS = opCol.columns([
     meta: {
       width: 'minmax(16rem,2fr)',
       className: '[overflow-wrap:anywhere] text-xs',
-      cellTitle: ((r: DoctorOperationResult) => (r.outcome === 'allowed' ? r.request : r.detail) ?? undefined) as never,
+      cellTitle: (r: DoctorOperationResult) => (r.outcome === 'allowed' ? r.request : r.detail) ?? undefined,
     },
   }),
 ]);
@@ -166,7 +166,10 @@ const SCREEN_COLUMNS = screenCol.columns([
     header: 'Needs',
     meta: { width: 'minmax(12rem,1fr)', className: '[overflow-wrap:anywhere] text-xs' },
   }),
-  screenCol.accessor('why', { header: 'Why', meta: { width: 'minmax(14rem,1.5fr)', className: '[overflow-wrap:anywhere] text-xs' } }),
+  screenCol.accessor('why', {
+    header: 'Why',
+    meta: { width: 'minmax(14rem,1.5fr)', className: '[overflow-wrap:anywhere] text-xs' },
+  }),
 ]);
 
 const issueCol = columnHelper<ConformanceIssue & { key: string }>();
@@ -191,7 +194,7 @@ const ISSUE_COLUMNS = issueCol.columns([
     meta: {
       width: 'minmax(16rem,2fr)',
       className: '[overflow-wrap:anywhere] text-xs',
-      cellTitle: ((r: ConformanceIssue) => r.message) as never,
+      cellTitle: (r: ConformanceIssue) => r.message,
     },
   }),
 ]);
