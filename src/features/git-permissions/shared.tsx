@@ -104,7 +104,7 @@ export function MatcherText({ item }: { item: GitPermissionInput }) {
   return <Breakable className="font-mono text-xs" text={describeMatcher(item)} />;
 }
 
-function DiffList({
+function DiffList<T>({
   title,
   tone,
   items,
@@ -112,8 +112,8 @@ function DiffList({
 }: {
   title: string;
   tone: 'success' | 'danger' | 'warn';
-  items: readonly unknown[];
-  render: (item: never, i: number) => React.ReactNode;
+  items: readonly T[];
+  render: (item: T, i: number) => React.ReactNode;
 }) {
   const [showAll, setShowAll] = useState(false);
   if (items.length === 0) return null;
@@ -126,7 +126,7 @@ function DiffList({
       <ul className="max-h-72 divide-y divide-line/60 overflow-auto text-sm">
         {shown.map((item, i) => (
           <li key={i} className="px-3 py-1.5">
-            {render(item as never, i)}
+            {render(item, i)}
           </li>
         ))}
       </ul>
