@@ -118,7 +118,10 @@ function violationColumns(scope: ViolationScope, orgNames: ReadonlyMap<string, s
       header: 'Action',
       meta: { width: '9.5rem' },
       cell: ({ getValue }) => (
-        <Badge tone={ACTION_TONES[getValue()] ?? 'neutral'} title={ACTION_LABELS[getValue() as never] ?? getValue()}>
+        <Badge
+          tone={ACTION_TONES[getValue()] ?? 'neutral'}
+          title={(ACTION_LABELS as Record<string, string | undefined>)[getValue()] ?? getValue()}
+        >
           {getValue()}
         </Badge>
       ),
