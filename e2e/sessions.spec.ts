@@ -222,7 +222,7 @@ test('names beside ids: create as a member picked by name; the session page name
   page,
   request,
 }) => {
-  const [orgId] = await orgIds(request);
+  const orgId = (await orgIds(request))[0]!;
   const org = (await (await request.get(`/api/v3/enterprise/organizations/${orgId}`)).json()) as { name: string };
   await page.goto(`/orgs/${orgId}/sessions/new`);
   await page.getByLabel('Prompt').fill('Summarize the open incidents.');

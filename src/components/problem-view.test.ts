@@ -15,7 +15,9 @@ describe('describeError', () => {
     );
     expect(lockout.title).toMatch(/IP access list locks the console out/);
     expect(lockout.hint).not.toMatch(/AGENT_PLATFORM_API_KEY/);
-    const refused = describeError(new ApiError(401, { title: 'Unauthorized', status: 401, detail: 'Bad credential' }));
+    const refused = describeError(
+      new ApiError(401, { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Bad credential' }),
+    );
     expect(refused.hint).toMatch(/AGENT_PLATFORM_API_KEY/);
   });
 
