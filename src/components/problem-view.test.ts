@@ -7,6 +7,7 @@ describe('describeError', () => {
   it('tells an IP access list lockout apart from a refused credential, without API-key advice', () => {
     const lockout = describeError(
       new ApiError(401, {
+        type: 'about:blank',
         title: 'Unauthorized',
         status: 401,
         detail: 'Your address is not allowed',
