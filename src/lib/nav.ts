@@ -151,7 +151,7 @@ export const ENTERPRISE_NAV = [
   },
   {
     label: 'Configuration',
-    permission: 'ManageEnterpriseSettings' as Permission,
+    permission: 'ViewAccountOrganizations' as Permission,
     operation: 'organizations.list',
     exact: false,
     ...linkOptions({ to: '/settings/configuration' }),
