@@ -105,3 +105,7 @@ export const SESSION_LIMITS = {
 /** The range presets of the usage screens (src/api/billing-day.ts); each gives whole billing days. */
 export const RANGE_PRESETS = ['this_cycle', 'last_cycle', '7d', '30d', '90d'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
+
+/** Outcomes of a write recorded in Console activity (the console's own table, `src/api/console/activity.ts`). */
+export const ACTIVITY_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
+export type ActivityOutcome = (typeof ACTIVITY_OUTCOMES)[number];

@@ -5,10 +5,10 @@
  * outcome. Newest first; filters are the screen's (person, operation, organization, time range, outcome).
  */
 import { z } from 'zod';
+import { ACTIVITY_OUTCOMES } from '../values';
 import { defineConsoleOperations } from './define';
 
-export const ACTIVITY_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
-export type ActivityOutcome = (typeof ACTIVITY_OUTCOMES)[number];
+export { ACTIVITY_OUTCOMES, type ActivityOutcome } from '../values';
 export const ACTIVITY_PAGE_MAX = 500;
 
 export const ActivityEntry = z.looseObject({

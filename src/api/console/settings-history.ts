@@ -311,8 +311,4 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
 });
 
 /** The browser's query keys of the settings history (every screen that changes a setting refreshes them). */
-export const settingsHistoryKeys = {
-  all: ['settings-history'] as const,
-  list: (filter: { kind?: readonly SettingKind[]; key?: string; key_prefix?: string }) =>
-    [...settingsHistoryKeys.all, 'list', filter] as const,
-};
+export { settingsHistoryKeys } from './settings-history-keys';

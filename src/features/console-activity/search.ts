@@ -3,7 +3,7 @@
  * organization id, outcome, and a time range (a preset, or `from`/`to` in Unix seconds). Read without a
  * schema library: every value is bounded, an unreadable one is dropped.
  */
-import { ACTIVITY_OUTCOMES, type ActivityOutcome } from '@/api/console/activity';
+import { ACTIVITY_OUTCOMES, type ActivityOutcome } from '@/api/values';
 
 export const ACTIVITY_RANGES = ['all', '1h', '24h', '7d', '30d', 'custom'] as const;
 export type ActivityRange = (typeof ACTIVITY_RANGES)[number];

@@ -5,7 +5,7 @@
  * the settings history with who made it.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { settingsHistoryKeys } from '@/api/console/settings-history';
+import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import { OrgGroupsConfig, type OrgGroupsBody } from '@/api/operations/org-group-limits';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';

@@ -6,7 +6,8 @@
  * one in the settings history with who made it.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { settingsHistoryKeys, type RolePrincipalType } from '@/api/console/settings-history';
+import type { RolePrincipalType } from '@/api/console/settings-history';
+import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import type { IdpRoleAssignment, InviteUsersBody, Role, RoleIdBody } from '@/api/operations/members';
 import type { CreateServiceUserBody } from '@/api/operations/service-users';
 import type { IdpGroup, RegisterIdpGroupsBody } from '@/api/operations/idp-groups';

@@ -5,37 +5,21 @@
  * role and each organization's, by name), the roles it gets through IdP groups, and its groups; each
  * organization it belongs to links to its page there. The history of its roles is composed by the route.
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { z } from 'zod';
-import { OrgId } from '@/api/conventions';
 import type { User } from '@/api/operations/members';
 import { Badge } from '@/components/badge';
 import { CopyId } from '@/components/copy-id';
 import { PageHeader, Spinner } from '@/components/page-header';
 import { ProblemView } from '@/components/problem-view';
 import { buttonClass } from '@/components/ui/button';
-import { apiCall } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { memberKeys } from './api';
+import { memberQueryOptions } from './member-search';
 import { assignmentText, useOrganizations } from './shared';
 
 /** The page's search: the organization it is read in (absent: enterprise-wide). */
-export const MemberPageSearch = z.object({ org: OrgId.optional().catch(undefined) });
-export type MemberPageSearch = z.infer<typeof MemberPageSearch>;
-
-export const memberQueryOptions = (userId: string, orgId: string | undefined) =>
-  queryOptions({
-    queryKey: [...memberKeys.all, 'member', orgId ?? 'enterprise', userId] as const,
-    queryFn: ({ signal }): Promise<User> =>
-      orgId
-        ? apiCall('members.organization.users.get', { params: { org_id: orgId, user_id: userId }, signal })
-        : apiCall('members.users.get', { params: { user_id: userId }, signal }),
-    staleTime: 15_000,
-  });
-
 const who = (u: Pick<User, 'email' | 'name'>) => u.email ?? u.name ?? 'Member without an address';
 
 export function MemberPage({ userId, orgId, history }: { userId: string; orgId?: string; history?: ReactNode }) {

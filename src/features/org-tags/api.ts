@@ -3,7 +3,7 @@
  * through the console's guarded endpoint, which records each change in the settings history with who made it.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { settingsHistoryKeys } from '@/api/console/settings-history';
+import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import { apiCall } from '@/lib/api-client';
 import { orgTagKeys } from '@/lib/org-tags';
 

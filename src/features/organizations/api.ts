@@ -5,7 +5,7 @@
  * limits, which hold the organizations' cycle limits, and the history.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { settingsHistoryKeys } from '@/api/console/settings-history';
+import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import { Organization, type OrganizationCreateBody, type OrganizationUpdateBody } from '@/api/operations/organizations';
 import { walkPages, type Page } from '@/api/page';
 import { apiCall } from '@/lib/api-client';

@@ -1,7 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { memberKeys } from '@/features/members/api';
-import { MemberPage, MemberPageSearch, memberQueryOptions } from '@/features/members/member-page';
+import { MemberPage } from '@/features/members/member-page';
+import { MemberPageSearch, memberQueryOptions } from '@/features/members/member-search';
 import { SettingsHistory } from '@/features/organizations/settings-history';
 
 export const Route = createFileRoute('/members/$userId')({
