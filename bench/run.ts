@@ -4,9 +4,10 @@
  * - the first screen against a floor app (bench/first-screen.ts);
  * - the proxy against direct calls and a bare `node:http` proxy, before one fast upstream (bench/proxy.ts);
  * - scrolling the sessions list (2,000) and the audit log (10,000);
- * - the whole build's bytes, the sessions list's polling, git permissions, audit-log export.
+ * - the whole build's bytes, the sessions list's polling, git permissions, audit-log export, and applying a 1,000-resource configuration document.
  * `BENCH_ONLY=first-screen,proxy` runs some suites only (names as in the list of suites below).
  */
+import { benchConfigApply } from './config-apply';
 import { chromium, type Page } from '@playwright/test';
 import { benchAuditLogs } from './audit-logs';
 import { benchBundle } from './bundle';
@@ -119,6 +120,7 @@ const suites: Array<[string, string, () => Promise<Array<Table | Figure>> | Arra
     () => withPage(async (page) => benchSessionsListRequests(page, { ...ctx, orgId: await firstOrgId() })),
   ],
   ['git-permissions', 'Git permissions', () => benchGitPermissions(ctx)],
+  ['config-apply', 'Configuration as code: apply 1,000 resources', () => benchConfigApply({ baseUrl: ctx.baseUrl })],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
