@@ -218,18 +218,33 @@ function RestoreCell({ r, onRestore }: { r: SettingRevision; onRestore: (x: Rest
   );
 }
 
-export function SettingsHistory({
-  title,
-  description,
-  filter,
-  onRestored,
-}: {
+interface SettingsHistoryProps {
   title: string;
   description?: string;
   filter: SettingsHistoryFilter;
   /** After a restore: the screen showing the setting reads it again (the areas in lib/ are refreshed here). */
   onRestored?: () => unknown;
-}) {
+  /**
+   * Shown on demand: on a list screen (members, service users, IdP groups) the history would otherwise be a second
+   * table of the same people under the list, read on every visit.
+   */
+  collapsed?: boolean;
+}
+
+export function SettingsHistory({ collapsed = false, ...props }: SettingsHistoryProps) {
+  const [open, setOpen] = useState(!collapsed);
+  if (open) return <SettingsHistoryPanel {...props} />;
+  return (
+    <section aria-label={props.title} className="flex flex-wrap items-center justify-between gap-2">
+      <h2 className="text-base font-semibold">{props.title}</h2>
+      <Button size="sm" aria-expanded={false} onClick={() => setOpen(true)}>
+        Show history
+      </Button>
+    </section>
+  );
+}
+
+function SettingsHistoryPanel({ title, description, filter, onRestored }: Omit<SettingsHistoryProps, 'collapsed'>) {
   const query = useInfiniteQuery(settingsHistoryInfiniteQueryOptions(filter));
   const [restore, setRestore] = useState<Restore | null>(null);
   const showKind = filter.kind.length > 1;

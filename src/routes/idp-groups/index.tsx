@@ -22,6 +22,7 @@ export const Route = createFileRoute('/idp-groups/')({
       <IdpGroupsScreen
         history={
           <SettingsHistory
+            collapsed
             title="History of IdP group roles"
             filter={{ kind: ['idp-group-roles'] }}
             onRestored={() =>

@@ -26,6 +26,7 @@ export const Route = createFileRoute('/members/')({
         onSearchChange={(next) => void navigate({ search: clean(next) })}
         history={
           <SettingsHistory
+            collapsed
             title="History of members’ roles"
             filter={{ kind: ['roles'], key_prefix: 'user:' }}
             onRestored={() => qc.invalidateQueries({ queryKey: memberKeys.all })}

@@ -27,6 +27,7 @@ export const Route = createFileRoute('/service-users/')({
         onIncludeInactiveChange={(v) => void navigate({ search: v ? { inactive: 'true' } : {} })}
         history={
           <SettingsHistory
+            collapsed
             title="History of service users’ roles"
             filter={{ kind: ['roles'], key_prefix: 'service-user:' }}
             onRestored={() => qc.invalidateQueries({ queryKey: serviceUserKeys.all })}
