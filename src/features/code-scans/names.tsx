@@ -10,7 +10,7 @@ import { scansQueryOptions } from './api';
 function NamedId({ name, id }: { name: string | null | undefined; id: string }) {
   return (
     <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-1.5">
-      {name && <span>{name}</span>}
+      {name && <span className="min-w-0 [overflow-wrap:anywhere]">{name}</span>}
       <span className="font-mono text-xs break-all text-muted">{id}</span>
     </span>
   );

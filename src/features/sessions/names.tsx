@@ -40,7 +40,7 @@ const serviceUserNameQueryOptions = (serviceUserId: string) =>
 export function NamedId({ name, id, note }: { name: string | null | undefined; id: string; note?: string }) {
   return (
     <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-1.5">
-      {name && <span>{name}</span>}
+      {name && <span className="min-w-0 [overflow-wrap:anywhere]">{name}</span>}
       <span className="font-mono text-xs break-all text-muted">{id}</span>
       {note && <span className="text-xs text-muted">({note})</span>}
     </span>
