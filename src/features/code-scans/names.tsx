@@ -4,22 +4,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime } from '@/lib/format';
-import { organizationQueryOptions } from '@/lib/organizations';
+import { NamedId } from '@/components/named-id';
 import { scansQueryOptions } from './api';
 
-function NamedId({ name, id }: { name: string | null | undefined; id: string }) {
-  return (
-    <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-1.5">
-      {name && <span className="min-w-0 [overflow-wrap:anywhere]">{name}</span>}
-      <span className="font-mono text-xs break-all text-muted">{id}</span>
-    </span>
-  );
-}
-
-export function OrgName({ orgId }: { orgId: string }) {
-  const { data } = useQuery({ ...organizationQueryOptions(orgId), retry: false });
-  return <NamedId name={data?.name} id={orgId} />;
-}
+export { OrgName } from '@/components/named-id';
 
 /** A scan has no name: it is called by its repository and when it ran ("acme/api, Nov 20, 2026, 09:12"). */
 export function ScanName({ scanId, repository }: { scanId: string; repository: string }) {
