@@ -5,6 +5,7 @@
 import { useId } from 'react';
 import { FINDING_SEVERITIES, FINDING_STATUSES } from '@/api/operations/code-scans';
 import { FilterBar } from '@/components/filter-bar';
+import { FilterPanel } from '@/components/filter-panel';
 import { FilterSelect } from '@/components/filter-select';
 import { Button } from '@/components/ui/button';
 import { hasFilters, joinList, splitList, type FindingsSearch } from './search';
@@ -65,14 +66,7 @@ export function FindingsFilters({
   return (
     <FilterBar active={active} showLabel="Show findings">
       {(narrow) => (
-        <section
-          aria-label="Filters"
-          className={
-            narrow
-              ? 'flex flex-col gap-3'
-              : 'mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-line bg-surface p-3'
-          }
-        >
+        <FilterPanel narrow={narrow}>
           <ToggleGroup
             label="Severity"
             values={FINDING_SEVERITIES}
@@ -114,7 +108,7 @@ export function FindingsFilters({
               Clear filters
             </Button>
           )}
-        </section>
+        </FilterPanel>
       )}
     </FilterBar>
   );
