@@ -113,7 +113,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /** A chunk of the build's manifest (Vite `build.manifest`), as far as the first screen reads it. */
-interface ManifestChunk {
+export interface ManifestChunk {
   file: string;
   src?: string;
   isEntry?: boolean;
