@@ -40,12 +40,12 @@ export function OrganizationsOverview() {
   const canManage = useHasPermission('ManageOrganizations');
   const denied = missingPermissionTitle('ManageOrganizations', canManage);
   const [action, setAction] = useState<OrganizationAction | null>(null);
-  const [historyOpen, setHistoryOpen] = useState(false);
   const act = (next: OrganizationAction) => {
     preloadDialogs();
     setAction(next);
   };
   const shown = needle ? orgs.filter((o) => `${o.name} ${o.org_id}`.toLowerCase().includes(needle)) : orgs;
+  const empty = needle ? 'No organization matches the filter' : 'This enterprise has no organizations';
   return (
     <>
       <PageHeader
@@ -86,77 +86,19 @@ export function OrganizationsOverview() {
           <OrganizationCards
             orgs={shown}
             pending={query.isPending}
-            empty={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
+            empty={empty}
             disabled={canManage === false}
             title={denied}
             onAction={act}
           />
-          <div className="hidden max-h-[calc(100dvh-14rem)] min-h-40 overflow-auto rounded-lg border border-line bg-surface md:block">
-            <table aria-label="Organizations" aria-busy={query.isPending} className="w-full min-w-[56rem] text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className={TH}>
-                    Name
-                  </th>
-                  <th scope="col" className={TH}>
-                    Organization id
-                  </th>
-                  <th scope="col" className={TH}>
-                    Created
-                  </th>
-                  <th scope="col" className={TH}>
-                    ACU limit per cycle
-                  </th>
-                  <th scope="col" className={TH}>
-                    ACU limit per session
-                  </th>
-                  <th scope="col" className={TH}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.isPending
-                  ? Array.from({ length: 4 }, (_, i) => (
-                      <tr key={i}>
-                        {Array.from({ length: 6 }, (__, j) => (
-                          <td key={j} className={TD}>
-                            <Skeleton className="h-4 w-3/4" />
-                          </td>
-                        ))}
-                      </tr>
-                    ))
-                  : shown.map((o) => (
-                      <tr key={o.org_id} className="hover:bg-surface-2">
-                        <td className={`${TD} max-w-72 min-w-48 truncate`}>
-                          <Link
-                            to="/orgs/$orgId"
-                            params={{ orgId: o.org_id }}
-                            onClick={() => rememberOrg(o.org_id)}
-                            className="font-medium text-accent underline underline-offset-2 hover:no-underline"
-                          >
-                            {o.name}
-                          </Link>
-                        </td>
-                        <td className={`${TD} font-mono text-xs text-muted`}>{o.org_id}</td>
-                        <td className={TD}>
-                          <RelativeTime value={o.created_at} />
-                        </td>
-                        <td className={`${TD} tabular-nums`}>{limitText(o.max_cycle_acu_limit)}</td>
-                        <td className={`${TD} tabular-nums`}>{limitText(o.max_session_acu_limit)}</td>
-                        <td className={`${TD} whitespace-nowrap`}>
-                          <RowActions org={o} disabled={canManage === false} title={denied} onAction={act} />
-                        </td>
-                      </tr>
-                    ))}
-              </tbody>
-            </table>
-            {!query.isPending && shown.length === 0 && (
-              <EmptyState
-                title={needle ? 'No organization matches the filter' : 'This enterprise has no organizations'}
-              />
-            )}
-          </div>
+          <OrganizationsTable
+            orgs={shown}
+            pending={query.isPending}
+            empty={empty}
+            disabled={canManage === false}
+            title={denied}
+            onAction={act}
+          />
         </>
       )}
       {!query.isPending && (
@@ -173,39 +115,121 @@ export function OrganizationsOverview() {
           )}
         </div>
       )}
-      <div className="mt-8 flex flex-col gap-2">
-        <Button
-          variant="ghost"
-          className="self-start"
-          aria-expanded={historyOpen}
-          aria-controls="organizations-history"
-          onClick={() => setHistoryOpen((o) => !o)}
-        >
-          {historyOpen ? (
-            <ChevronDown className="size-4" aria-hidden />
-          ) : (
-            <ChevronRight className="size-4" aria-hidden />
-          )}
-          History of organizations
-        </Button>
-        <div id="organizations-history">
-          {historyOpen && (
-            <Suspense fallback={<Skeleton className="h-24 w-full" />}>
-              <SettingsHistory
-                title="History of organizations"
-                description="Organizations created, renamed, limited and deleted through this console, newest first, with who made each change. A change made elsewhere shows as “Changed outside the console”. A deleted organization cannot be restored."
-                filter={{ kind: ['organization', 'acu-limit'] }}
-              />
-            </Suspense>
-          )}
-        </div>
-      </div>
+      <OrganizationsHistory />
       {action !== null && (
         <Suspense fallback={null}>
           <OrganizationDialogs action={action} onClose={() => setAction(null)} />
         </Suspense>
       )}
     </>
+  );
+}
+
+interface ListProps {
+  orgs: readonly Organization[];
+  pending: boolean;
+  /** What the list says when it has no rows (no organizations, or none matching the filter). */
+  empty: string;
+  disabled: boolean;
+  title: string | undefined;
+  onAction: (a: OrganizationAction) => void;
+}
+
+/** On a wide screen the organizations are a plain table (see the module comment for why not the data table). */
+function OrganizationsTable({ orgs, pending, empty, disabled, title, onAction }: ListProps) {
+  return (
+    <div className="hidden max-h-[calc(100dvh-14rem)] min-h-40 overflow-auto rounded-lg border border-line bg-surface md:block">
+      <table aria-label="Organizations" aria-busy={pending} className="w-full min-w-[56rem] text-sm">
+        <thead>
+          <tr>
+            <th scope="col" className={TH}>
+              Name
+            </th>
+            <th scope="col" className={TH}>
+              Organization id
+            </th>
+            <th scope="col" className={TH}>
+              Created
+            </th>
+            <th scope="col" className={TH}>
+              ACU limit per cycle
+            </th>
+            <th scope="col" className={TH}>
+              ACU limit per session
+            </th>
+            <th scope="col" className={TH}>
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pending
+            ? Array.from({ length: 4 }, (_, i) => (
+                <tr key={i}>
+                  {Array.from({ length: 6 }, (__, j) => (
+                    <td key={j} className={TD}>
+                      <Skeleton className="h-4 w-3/4" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : orgs.map((o) => (
+                <tr key={o.org_id} className="hover:bg-surface-2">
+                  <td className={`${TD} max-w-72 min-w-48 truncate`}>
+                    <Link
+                      to="/orgs/$orgId"
+                      params={{ orgId: o.org_id }}
+                      onClick={() => rememberOrg(o.org_id)}
+                      className="font-medium text-accent underline underline-offset-2 hover:no-underline"
+                    >
+                      {o.name}
+                    </Link>
+                  </td>
+                  <td className={`${TD} font-mono text-xs text-muted`}>{o.org_id}</td>
+                  <td className={TD}>
+                    <RelativeTime value={o.created_at} />
+                  </td>
+                  <td className={`${TD} tabular-nums`}>{limitText(o.max_cycle_acu_limit)}</td>
+                  <td className={`${TD} tabular-nums`}>{limitText(o.max_session_acu_limit)}</td>
+                  <td className={`${TD} whitespace-nowrap`}>
+                    <RowActions org={o} disabled={disabled} title={title} onAction={onAction} />
+                  </td>
+                </tr>
+              ))}
+        </tbody>
+      </table>
+      {!pending && orgs.length === 0 && <EmptyState title={empty} />}
+    </div>
+  );
+}
+
+/** The history of organizations, closed until asked for: its table library stays off the first screen. */
+function OrganizationsHistory() {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="mt-8 flex flex-col gap-2">
+      <Button
+        variant="ghost"
+        className="self-start"
+        aria-expanded={open}
+        aria-controls="organizations-history"
+        onClick={() => setOpen((o) => !o)}
+      >
+        {open ? <ChevronDown className="size-4" aria-hidden /> : <ChevronRight className="size-4" aria-hidden />}
+        History of organizations
+      </Button>
+      <div id="organizations-history">
+        {open && (
+          <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+            <SettingsHistory
+              title="History of organizations"
+              description="Organizations created, renamed, limited and deleted through this console, newest first, with who made each change. A change made elsewhere shows as “Changed outside the console”. A deleted organization cannot be restored."
+              filter={{ kind: ['organization', 'acu-limit'] }}
+            />
+          </Suspense>
+        )}
+      </div>
+    </div>
   );
 }
 
@@ -242,21 +266,7 @@ function RowActions({
 }
 
 /** On a phone each organization is a card: its name, id and limits, with its actions below. */
-function OrganizationCards({
-  orgs,
-  pending,
-  empty,
-  disabled,
-  title,
-  onAction,
-}: {
-  orgs: readonly Organization[];
-  pending: boolean;
-  empty: string;
-  disabled: boolean;
-  title: string | undefined;
-  onAction: (a: OrganizationAction) => void;
-}) {
+function OrganizationCards({ orgs, pending, empty, disabled, title, onAction }: ListProps) {
   if (pending) return <Skeleton className="h-32 w-full md:hidden" />;
   if (orgs.length === 0)
     return (
