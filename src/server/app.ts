@@ -17,9 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createConsoleApp } from './console';
 import { createAccessControl, OIDC_CALLBACK_PATH } from './access';
-import { principalOfRequest } from './console/actor';
-import { isWrite, recordRefused, recordWhenAnswered } from './console/activity/record';
-import { decide, POLICY_REFUSED_TYPE } from './policy/enforce';
+import { createPolicyGate, type PolicyGate } from './policy/gate';
 import { createPolicyHolder, type PolicyHolder } from './policy/holder';
 import {
   openSqliteConsoleStore,
@@ -144,8 +142,65 @@ function createNodeServer(
   return tls ? createHttpsServer({ ...options, ...tls }, listener) : createServer(options, listener);
 }
 
-export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
-  const { config, log } = opts;
+/** What serving a request needs, made once per server. */
+interface ServerParts {
+  opts: ConsoleServerOptions;
+  startedAt: number;
+  redactor: ReturnType<typeof createRedactor>;
+  forwarder: ReturnType<typeof createForwarder>;
+  store: ConsoleStore;
+  readiness: ReturnType<typeof createReadiness>;
+  reconciler: ReturnType<typeof createReconciler>;
+  consoleListener: RequestListener;
+  /** The Host headers answered: known once the port is (PORT=0 binds any free one). */
+  hosts: { names: string[]; allowed: ReturnType<typeof allowedHostHeaders> };
+  tls: { cert: Buffer; key: Buffer } | undefined;
+  policy: PolicyHolder;
+  access: ReturnType<typeof createAccessControl>;
+  gate: PolicyGate;
+}
+
+/** The console's own store, redacting what it writes (the credential never reaches the disk). */
+function openStore(opts: ConsoleServerOptions, redactor: ReturnType<typeof createRedactor>): ConsoleStore {
+  if (!opts.store && opts.config.databaseUrl) {
+    throw new Error(
+      'DATABASE_URL is set: open the PostgreSQL store first (openConsoleStoreFor) and pass it as `store`',
+    );
+  }
+  return redactingStore(
+    opts.store ?? openSqliteConsoleStore(opts.config.dataDir, storeOptionsOf(opts.config)),
+    redactor,
+  );
+}
+
+/** The policy in force, and the access control that signs people in and gives them its roles. */
+function createPolicyAndAccess(opts: ConsoleServerOptions, store: ConsoleStore, secure: boolean) {
+  const { config } = opts;
+  // Checked at start by the configuration already; a file broken since then stops the start here.
+  const policy = createPolicyHolder(config.policyFile, undefined, { watch: opts.watchPolicy });
+  if (config.oidc && !config.policyFile) {
+    console.error(
+      '[console] CONSOLE_OIDC_ISSUER is set without CONSOLE_POLICY_FILE: nobody who signs in with single sign-on has a role, so every such sign-in is refused (deny by default). See README, "Single sign-on and console roles".',
+    );
+  }
+  const access = createAccessControl({
+    config,
+    store,
+    sharedStore: store.kind === 'postgres',
+    secure,
+    now: opts.now,
+    policy: () => policy.current(),
+  });
+  const gate = createPolicyGate({
+    policy: () => policy.current(),
+    activity: store.activity,
+    now: opts.now ?? Date.now,
+  });
+  return { policy, access, gate };
+}
+
+function createParts(opts: ConsoleServerOptions): ServerParts {
+  const { config } = opts;
   const startedAt = Date.now();
   // The credential, the console's own access token and the database's password never leave the server.
   const redactor = createRedactor([opts.upstream.apiKey, config.accessToken, databasePassword(config.databaseUrl)]);
@@ -158,13 +213,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     maxConnections: config.maxUpstreamConnections,
     minUploadRate: opts.minUploadRate,
   });
-  if (!opts.store && config.databaseUrl) {
-    throw new Error(
-      'DATABASE_URL is set: open the PostgreSQL store first (openConsoleStoreFor) and pass it as `store`',
-    );
-  }
-  // History and settings are redacted before they are written (the credential never reaches the disk).
-  const store = redactingStore(opts.store ?? openSqliteConsoleStore(config.dataDir, storeOptionsOf(config)), redactor);
+  const store = openStore(opts, redactor);
   const upstreamClient = createUpstreamClient({ ...opts.upstream, timeoutMs: config.upstreamTimeoutMs, redactor });
   const readiness = createReadiness({
     storeHealth: () => store.health(),
@@ -172,7 +221,6 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     cacheMs: opts.readinessCacheMs,
   });
   const reconciler = createReconciler({ store, upstream: upstreamClient });
-  const reconcileEveryMs = (config.reconcileIntervalS ?? 15) * 1000;
   const consoleApp = createConsoleApp({
     config,
     upstream: upstreamClient,
@@ -182,43 +230,193 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     redactor,
     apiKey: opts.upstream.apiKey,
   });
-  const consoleListener = getRequestListener(consoleApp.fetch);
-  const hostNames = [
+  const names = [
     ...config.allowedHosts,
     ...(config.host !== '0.0.0.0' && config.host !== '::'
       ? [config.host.includes(':') ? `[${config.host}]` : config.host]
       : []),
   ];
-  let allowedHosts = allowedHostHeaders(config.port, hostNames);
   const tls =
     config.tlsCertFile && config.tlsKeyFile
       ? { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) }
       : undefined;
-  // Checked at start by the configuration already; a file broken since then stops the start here.
-  const policy = createPolicyHolder(config.policyFile, undefined, { watch: opts.watchPolicy });
-  if (config.oidc && !config.policyFile) {
-    console.error(
-      '[console] CONSOLE_OIDC_ISSUER is set without CONSOLE_POLICY_FILE: nobody who signs in with single sign-on has a role, so every such sign-in is refused (deny by default). See README, "Single sign-on and console roles".',
-    );
-  }
-  const access = createAccessControl({
-    config,
+  return {
+    opts,
+    startedAt,
+    redactor,
+    forwarder,
     store,
-    sharedStore: store.kind === 'postgres',
-    secure: tls !== undefined,
-    now: opts.now,
-    policy: () => policy.current(),
-  });
-  const clock = opts.now ?? Date.now;
-  const activityFailed = (err: unknown) =>
-    console.error(
-      `[console] recording console activity failed: ${err instanceof Error ? err.message : 'unknown error'}`,
-    );
+    readiness,
+    reconciler,
+    consoleListener: getRequestListener(consoleApp.fetch),
+    hosts: { names, allowed: allowedHostHeaders(config.port, names) },
+    tls,
+    ...createPolicyAndAccess(opts, store, tls !== undefined),
+  };
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+/** The store is down while checking who is signed in: nobody is let in, and a browser gets a page it can read. */
+function answerStoreOutage(
+  p: ServerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: StoreUnavailable,
+  instance: string,
+  isEndpoint: boolean,
+) {
+  req.resume();
+  if (!isEndpoint && wantsHtml(req)) {
+    res.writeHead(503, {
+      'content-type': 'text/html; charset=utf-8',
+      'retry-after': String(STORE_RETRY_AFTER_S),
+      'cache-control': 'no-store',
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : storeOutagePage(p.redactor.redact(storeUnavailableDetail(err))));
+    return;
+  }
+  sendProblem(
+    res,
+    503,
+    storeUnavailableDetail(err),
+    instance,
+    { 'retry-after': String(STORE_RETRY_AFTER_S) },
+    { title: 'Service Unavailable', store: err.store },
+  );
+}
+
+/**
+ * The client the request belongs to (its sign-in session, or address: for the fair share of the pool), or false
+ * when it was answered here (sign-in pages, not signed in, the store down).
+ */
+async function admitClient(
+  p: ServerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  instance: string,
+  isEndpoint: boolean,
+): Promise<string | false> {
+  try {
+    return await p.access.check(req, res, instance);
+  } catch (err) {
+    if (!(err instanceof StoreUnavailable) || res.headersSent) throw err;
+    // Sessions live in the store: without it nobody can be let in, and nobody is let in by mistake.
+    answerStoreOutage(p, req, res, err, instance, isEndpoint);
+    return false;
+  }
+}
+
+/** Why an `/api` or `/console` request is refused as cross-site, if it is. */
+function crossSiteRefusal(p: ServerParts, req: IncomingMessage, instance: string): string | null {
+  // The provider sends the browser back to the callback from its own site (a top-level GET): that request
+  // is cross-site by nature, and its single-use state is what ties it to a sign-in started here.
+  const oidcReturn = instance === OIDC_CALLBACK_PATH && (req.method === 'GET' || req.method === 'HEAD');
+  return oidcReturn ? null : crossSiteReason(req.headers, p.hosts.allowed);
+}
+
+/** An API path: forwarded with the credential, except what must go through the console's guarded endpoints. */
+function forwardApi(
+  p: ServerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: string,
+  instance: string,
+  client: string,
+) {
+  const upstreamPath = toUpstreamPath(target);
+  if (!upstreamPath) {
+    sendProblem(res, 404, `Not an API path the console forwards: ${instance}`, instance);
+    return;
+  }
+  const guarded = guardedSetOf(req.method ?? 'GET', upstreamPath);
+  if (guarded?.kind === 'ip-access-list') {
+    // A list written here could lock the console out: only the guarded endpoint checks that.
+    req.resume();
+    sendProblem(
+      res,
+      403,
+      `The IP access list is changed through the console's guarded endpoint (${GUARDED_IP_ACCESS_LIST}), which refuses a list that would lock the console out. Nothing was sent to the API.`,
+      instance,
+      {},
+      { type: GUARDED_SET_TYPE, title: 'Use the guarded endpoint', guarded_endpoint: GUARDED_IP_ACCESS_LIST },
+    );
+    return;
+  }
+  if (guarded?.kind === 'git-permissions') {
+    // Under the organization's lock, as the console's own changes: a bulk change never silently undoes it.
+    p.store.locks
+      .run(
+        'git-permissions',
+        guarded.orgId,
+        () =>
+          new Promise<void>((resolve) => {
+            res.once('close', resolve);
+            p.forwarder.forward(req, res, upstreamPath, instance, client);
+          }),
+      )
+      .catch(() => {
+        if (res.headersSent) return res.destroy();
+        req.resume();
+        sendProblem(res, 503, 'Another change to these git permissions is still running: try again', instance, {
+          'retry-after': '5',
+        });
+      });
+    return;
+  }
+  p.forwarder.forward(req, res, upstreamPath, instance, client);
+}
+
+/** A console endpoint: its body bounded before anything is read, then the console's own app. */
+function answerConsole(p: ServerParts, req: IncomingMessage, res: ServerResponse, instance: string) {
+  // Refused before anything is read; a chunked body is cut off at the same limit while it is read.
+  if (Number(req.headers['content-length'] ?? 0) > CONSOLE_MAX_BODY_BYTES) {
+    req.resume();
+    sendProblem(res, 413, `The request body is larger than ${CONSOLE_MAX_BODY_BYTES} bytes`, instance, {
+      connection: 'close',
+    });
+    return;
+  }
+  void p.consoleListener(req, res);
+}
+
+/**
+ * What an `/api` or `/console` request must pass once its person is known: the console's policy (and the
+ * record of a write), no CORS preflight, a body the console accepts. False when it was answered here.
+ */
+async function passesEndpointChecks(
+  p: ServerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: string,
+  instance: string,
+): Promise<boolean> {
+  // The console's policy, before anything is forwarded or answered: the person's roles against the
+  // operation's permission and organization; every write is recorded with who made it.
+  if (!(await p.gate.admit(req, res, instance))) return false;
+  if (req.method === 'OPTIONS') {
+    // No CORS grant is ever sent: a preflight gets a problem body and no Access-Control-* headers.
+    sendProblem(res, 403, 'Cross-origin requests are not allowed', instance);
+    return false;
+  }
+  // JSON only, except a multipart upload to the attachment path (see bodyRefusal).
+  const refusal = bodyRefusal(req.method ?? 'GET', target, req.headers);
+  if (refusal) {
+    sendProblem(res, refusal.status, refusal.detail, instance);
+    return false;
+  }
+  return true;
+}
+
+/** One request, step by step: arrival checks, probes, sign-in, policy, then the proxy, the console or the app. */
+function createHandler(p: ServerParts, answerProbe: ReturnType<typeof createProbeAnswer>) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
     const instance = instanceOf(target);
-    if (!isAllowedHost(req.headers, allowedHosts)) {
+    const isApi = target.startsWith('/api/') || target === '/api';
+    const isConsole = target.startsWith('/console/') || target === '/console';
+    if (!isAllowedHost(req.headers, p.hosts.allowed)) {
       sendProblem(res, 403, 'Unknown Host header: the console answers only to its configured host names', instance);
       return;
     }
@@ -227,174 +425,27 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       await answerProbe(req, res, instance);
       return;
     }
-    const isApi = target.startsWith('/api/') || target === '/api';
-    const isConsole = target.startsWith('/console/') || target === '/console';
-    // The provider sends the browser back to the callback from its own site (a top-level GET): that request
-    // is cross-site by nature, and its single-use state is what ties it to a sign-in started here.
-    const oidcReturn = instance === OIDC_CALLBACK_PATH && (req.method === 'GET' || req.method === 'HEAD');
-    if ((isApi || isConsole) && !oidcReturn) {
-      const crossSite = crossSiteReason(req.headers, allowedHosts);
-      if (crossSite) {
-        sendProblem(res, 403, crossSite, instance);
-        return;
-      }
-    }
-    // The client the request belongs to: its sign-in session (or address), for the fair share of the pool.
-    let client: string | false;
-    try {
-      client = await access.check(req, res, instance);
-    } catch (err) {
-      if (!(err instanceof StoreUnavailable) || res.headersSent) throw err;
-      // Sessions live in the store: without it nobody can be let in, and nobody is let in by mistake.
-      req.resume();
-      if (!isApi && !isConsole && wantsHtml(req)) {
-        // A browser loading a page gets a page it can read (and that reloads by itself), not problem JSON.
-        res.writeHead(503, {
-          'content-type': 'text/html; charset=utf-8',
-          'retry-after': String(STORE_RETRY_AFTER_S),
-          'cache-control': 'no-store',
-          'content-security-policy':
-            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-          'x-content-type-options': 'nosniff',
-        });
-        res.end(req.method === 'HEAD' ? undefined : storeOutagePage(redactor.redact(storeUnavailableDetail(err))));
-        return;
-      }
-      sendProblem(
-        res,
-        503,
-        storeUnavailableDetail(err),
-        instance,
-        { 'retry-after': String(STORE_RETRY_AFTER_S) },
-        { title: 'Service Unavailable', store: err.store },
-      );
+    const refused = isApi || isConsole ? crossSiteRefusal(p, req, instance) : null;
+    if (refused) {
+      sendProblem(res, 403, refused, instance);
       return;
     }
+    const client = await admitClient(p, req, res, instance, isApi || isConsole);
     if (client === false) return;
-    if (isApi || isConsole) {
-      // The console's policy, before anything is forwarded or answered: the person's roles against the
-      // operation's permission and organization; every write is recorded with who made it.
-      const principal = principalOfRequest(req);
-      if (principal && req.method !== 'OPTIONS') {
-        const decision = decide(policy.current(), principal, req.method ?? 'GET', instance);
-        if (!decision.allowed) {
-          req.resume();
-          if (isWrite(req.method)) {
-            await recordRefused(
-              store.activity,
-              { principal, op: decision.op, grant: null, path: instance },
-              req.method ?? 'POST',
-              clock(),
-            ).catch(activityFailed);
-          }
-          sendProblem(
-            res,
-            403,
-            decision.detail,
-            instance,
-            {},
-            {
-              type: POLICY_REFUSED_TYPE,
-              title: "Refused by the console's policy",
-              permission: decision.permission,
-              organization: decision.org,
-              operation_id: decision.op?.id ?? null,
-              roles: principal.roles.map((r) => r.role),
-            },
-          );
-          return;
-        }
-        if (isWrite(req.method)) {
-          recordWhenAnswered(
-            store.activity,
-            req,
-            res,
-            { principal, op: decision.op, grant: decision.grant?.grant ?? null, path: instance },
-            clock,
-            activityFailed,
-          );
-        }
-      }
-      if (req.method === 'OPTIONS') {
-        // No CORS grant is ever sent: a preflight gets a problem body and no Access-Control-* headers.
-        sendProblem(res, 403, 'Cross-origin requests are not allowed', instance);
-        return;
-      }
-      // JSON only, except a multipart upload to the attachment path (see bodyRefusal).
-      const refusal = bodyRefusal(req.method ?? 'GET', target, req.headers);
-      if (refusal) {
-        sendProblem(res, refusal.status, refusal.detail, instance);
-        return;
-      }
-    }
-    if (isApi) {
-      const upstreamPath = toUpstreamPath(target);
-      if (!upstreamPath) {
-        sendProblem(res, 404, `Not an API path the console forwards: ${instance}`, instance);
-        return;
-      }
-      const guarded = guardedSetOf(req.method ?? 'GET', upstreamPath);
-      if (guarded?.kind === 'ip-access-list') {
-        // A list written here could lock the console out: only the guarded endpoint checks that.
-        req.resume();
-        sendProblem(
-          res,
-          403,
-          `The IP access list is changed through the console's guarded endpoint (${GUARDED_IP_ACCESS_LIST}), which refuses a list that would lock the console out. Nothing was sent to the API.`,
-          instance,
-          {},
-          { type: GUARDED_SET_TYPE, title: 'Use the guarded endpoint', guarded_endpoint: GUARDED_IP_ACCESS_LIST },
-        );
-        return;
-      }
-      if (guarded?.kind === 'git-permissions') {
-        // Under the organization's lock, as the console's own changes: a bulk change never silently undoes it.
-        store.locks
-          .run(
-            'git-permissions',
-            guarded.orgId,
-            () =>
-              new Promise<void>((resolve) => {
-                res.once('close', resolve);
-                forwarder.forward(req, res, upstreamPath, instance, client);
-              }),
-          )
-          .catch(() => {
-            if (res.headersSent) return res.destroy();
-            req.resume();
-            sendProblem(res, 503, 'Another change to these git permissions is still running: try again', instance, {
-              'retry-after': '5',
-            });
-          });
-        return;
-      }
-      forwarder.forward(req, res, upstreamPath, instance, client);
-      return;
-    }
-    if (isConsole) {
-      // Refused before anything is read; a chunked body is cut off at the same limit while it is read.
-      if (Number(req.headers['content-length'] ?? 0) > CONSOLE_MAX_BODY_BYTES) {
-        req.resume();
-        sendProblem(res, 413, `The request body is larger than ${CONSOLE_MAX_BODY_BYTES} bytes`, instance, {
-          connection: 'close',
-        });
-        return;
-      }
-      void consoleListener(req, res);
-      return;
-    }
-    if (opts.serveApp) {
-      opts.serveApp(req, res, instance);
-      return;
-    }
+    if ((isApi || isConsole) && !(await passesEndpointChecks(p, req, res, target, instance))) return;
+    if (isApi) return forwardApi(p, req, res, target, instance, client);
+    if (isConsole) return answerConsole(p, req, res, instance);
+    if (p.opts.serveApp) return p.opts.serveApp(req, res, instance);
     sendProblem(res, 404, `Nothing is served at ${instance}`, instance);
   };
+}
 
-  /** `/console/livez` (200 while the process answers) and `/console/readyz` (store and API, each with since when). */
-  async function answerProbe(req: IncomingMessage, res: ServerResponse, path: string) {
-    const uptime_s = Math.round((Date.now() - startedAt) / 1000);
+/** `/console/livez` (200 while the process answers) and `/console/readyz` (store and API, each with since when). */
+function createProbeAnswer(p: Pick<ServerParts, 'readiness' | 'redactor' | 'startedAt'>) {
+  return async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const uptime_s = Math.round((Date.now() - p.startedAt) / 1000);
     const send = (status: number, type: string, body: object, headers: Record<string, string> = {}) => {
-      const text = redactor.redact(JSON.stringify(body));
+      const text = p.redactor.redact(JSON.stringify(body));
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
       res.end(req.method === 'HEAD' ? undefined : text);
     };
@@ -402,7 +453,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       send(200, 'application/json', { status: 'alive', uptime_s });
       return;
     }
-    const r = await readiness.check();
+    const r = await p.readiness.check();
     if (r.ready) {
       send(200, 'application/json', { status: 'ready', uptime_s, store: r.store, upstream: r.upstream });
       return;
@@ -429,19 +480,23 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       },
       { 'retry-after': String(STORE_RETRY_AFTER_S) },
     );
-  }
+  };
+}
 
+/** The Node server around the handler: HSTS over TLS, the request log line, a failed handler's 500. */
+function createServing(p: ServerParts, log: ((line: string) => void) | undefined): Server | HttpsServer {
+  const handle = createHandler(p, createProbeAnswer(p));
   const server = createNodeServer(
-    tls,
+    p.tls,
     { maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000 },
     (req, res) => {
-      if (tls) res.setHeader('strict-transport-security', HSTS);
+      if (p.tls) res.setHeader('strict-transport-security', HSTS);
       if (log) {
         const started = performance.now();
         res.on('finish', () => {
           const ms = performance.now() - started;
           // One line per request: method, path (no query), status, duration; nothing from bodies or headers.
-          log(redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
+          log(p.redactor.redact(`${req.method} ${instanceOf(req.url)} ${res.statusCode} ${ms.toFixed(1)}ms`));
         });
       }
       handle(req, res).catch((err: unknown) => {
@@ -452,7 +507,15 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
     },
   );
   answerClientErrors(server as Server);
+  return server;
+}
 
+export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
+  const { config } = opts;
+  const p = createParts(opts);
+  const { store, access, policy, reconciler, tls } = p;
+  const reconcileEveryMs = (config.reconcileIntervalS ?? 15) * 1000;
+  const server = createServing(p, opts.log);
   return {
     server,
     store,
@@ -467,7 +530,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
         server.listen(config.port, config.host, () => {
           const port = (server.address() as AddressInfo).port;
           // With PORT=0 the served port is only known now.
-          allowedHosts = allowedHostHeaders(port, hostNames);
+          p.hosts.allowed = allowedHostHeaders(port, p.hosts.names);
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
           // From now on a lost database is an outage worth a log line, and orphans are looked for.
           store.markServing();
@@ -481,7 +544,7 @@ export function createConsoleServer(opts: ConsoleServerOptions): ConsoleServer {
       new Promise<void>((resolve) => {
         reconciler.stop();
         policy.close();
-        forwarder.close();
+        p.forwarder.close();
         server.close(() => {
           void store.close().then(resolve, resolve);
         });

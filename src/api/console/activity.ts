@@ -72,6 +72,7 @@ export const consoleActivityOperations = defineConsoleOperations({
   'console.activity.list': {
     id: 'console.activity.list',
     method: 'GET',
+    permission: 'ViewAccountAuditLogs',
     path: '/console/activity',
     summary:
       'Writes made through the console and who made them, newest first (filters: person, operation, organization, time range, outcome)',

@@ -332,6 +332,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.rules.list': {
     id: 'console.alerts.rules.list',
     method: 'GET',
+    permission: null,
     path: `${B}/rules`,
     summary: 'Every alert rule, with how many of its conditions fire now',
     response: z.object({ items: z.array(AlertRule) }),
@@ -339,6 +340,8 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.rules.create': {
     id: 'console.alerts.rules.create',
     method: 'POST',
+    permission: 'admin',
+    organization: { body: 'org_id' },
     path: `${B}/rules`,
     summary: 'Define a rule',
     body: AlertRuleBody,
@@ -348,6 +351,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.rules.update': {
     id: 'console.alerts.rules.update',
     method: 'PATCH',
+    permission: 'admin',
     path: `${B}/rules/{rule_id}`,
     summary: 'Rename, mute, snooze or re-target a rule',
     params: RuleParams,
@@ -357,6 +361,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.rules.delete': {
     id: 'console.alerts.rules.delete',
     method: 'DELETE',
+    permission: 'admin',
     path: `${B}/rules/{rule_id}`,
     summary: 'Delete a rule (its notifications stay)',
     params: RuleParams,
@@ -365,6 +370,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.evaluations.create': {
     id: 'console.alerts.evaluations.create',
     method: 'POST',
+    permission: null,
     path: `${B}/evaluations`,
     summary: 'Evaluate every rule now and deliver what is due (it also runs every CONSOLE_ALERTS_INTERVAL_S)',
     response: EvaluationReport,
@@ -372,6 +378,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.notifications.list': {
     id: 'console.alerts.notifications.list',
     method: 'GET',
+    permission: null,
     path: `${B}/notifications`,
     summary: 'Notifications, newest first',
     query: NotificationsQuery,
@@ -380,6 +387,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.unreadCount.get': {
     id: 'console.alerts.unreadCount.get',
     method: 'GET',
+    permission: null,
     path: `${B}/notifications/unread-count`,
     summary: 'How many notifications are unread (the header shows it)',
     response: UnreadCount,
@@ -387,6 +395,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.notificationReads.create': {
     id: 'console.alerts.notificationReads.create',
     method: 'POST',
+    permission: null,
     path: `${B}/notifications/{notification_id}/read`,
     summary: 'Mark one notification read',
     params: NotificationParams,
@@ -395,6 +404,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.acknowledgements.create': {
     id: 'console.alerts.acknowledgements.create',
     method: 'POST',
+    permission: null,
     path: `${B}/notifications/{notification_id}/acknowledge`,
     summary: 'Acknowledge a notification (it is read too), naming who did',
     params: NotificationParams,
@@ -403,6 +413,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.notificationReads.apply': {
     id: 'console.alerts.notificationReads.apply',
     method: 'POST',
+    permission: null,
     path: `${B}/notifications/read-all`,
     summary: 'Mark every notification read',
     response: UnreadCount,
@@ -410,6 +421,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.webhooks.list': {
     id: 'console.alerts.webhooks.list',
     method: 'GET',
+    permission: null,
     path: `${B}/webhooks`,
     summary: 'Webhook destinations (never their URL: its host only)',
     response: z.object({ items: z.array(WebhookDestination) }),
@@ -417,6 +429,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.webhooks.create': {
     id: 'console.alerts.webhooks.create',
     method: 'POST',
+    permission: 'admin',
     path: `${B}/webhooks`,
     summary: 'Add a destination; its signing secret is answered this once',
     body: WebhookBody,
@@ -426,6 +439,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.webhooks.delete': {
     id: 'console.alerts.webhooks.delete',
     method: 'DELETE',
+    permission: 'admin',
     path: `${B}/webhooks/{destination_id}`,
     summary: 'Remove a destination (rules stop delivering to it; its log stays)',
     params: DestinationParams,
@@ -434,6 +448,7 @@ export const consoleAlertOperations = defineConsoleOperations({
   'console.alerts.deliveries.list': {
     id: 'console.alerts.deliveries.list',
     method: 'GET',
+    permission: null,
     path: `${B}/deliveries`,
     summary: 'The delivery log: every attempt, newest first',
     query: DeliveriesQuery,

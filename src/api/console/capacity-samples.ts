@@ -53,6 +53,7 @@ export const consoleCapacitySampleOperations = defineConsoleOperations({
   'console.capacity.samples.list': {
     id: 'console.capacity.samples.list',
     method: 'GET',
+    permission: null,
     path: '/console/capacity/samples',
     summary: 'The queue and the hypervisors as the console sampled them over the last hours',
     query: CapacitySamplesQuery,

@@ -247,6 +247,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.schema.get': {
     id: 'console.configuration.schema.get',
     method: 'GET',
+    permission: null,
     path: `${BASE}/schema`,
     summary: 'The JSON Schema of a configuration document, generated from the contract',
     response: z.record(z.string(), z.unknown()),
@@ -254,6 +255,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.validate': {
     id: 'console.configuration.validate',
     method: 'POST',
+    permission: null,
     path: `${BASE}/validate`,
     summary: 'Check a document: every error with its file, path and line',
     body: ConfigValidateRequest,
@@ -262,6 +264,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.plan': {
     id: 'console.configuration.plan',
     method: 'POST',
+    permission: null,
     path: `${BASE}/plan`,
     summary:
       'Every change the document would make to live state, per organization and resource (422 with locations for a bad document)',
@@ -271,6 +274,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.apply': {
     id: 'console.configuration.apply',
     method: 'POST',
+    permission: 'admin',
     path: `${BASE}/apply`,
     summary:
       'Apply exactly the reviewed plan, in dependency order (409 when live state moved since it); answers the report (progress and cancel by the request’s apply_id)',
@@ -280,6 +284,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.progress.get': {
     id: 'console.configuration.progress.get',
     method: 'GET',
+    permission: null,
     path: `${BASE}/applies/{apply_id}`,
     summary: 'The progress of an apply under way (by the apply_id its request carried), and its report once done',
     params: ApplyPath,
@@ -288,6 +293,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.cancel': {
     id: 'console.configuration.cancel',
     method: 'POST',
+    permission: 'admin',
     path: `${BASE}/applies/{apply_id}/cancel`,
     summary: 'Stop an apply under way after the step it is on; its report says what was done and what was not',
     params: ApplyPath,
@@ -296,6 +302,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.export': {
     id: 'console.configuration.export',
     method: 'GET',
+    permission: null,
     path: `${BASE}/export`,
     summary: 'Live state as a document (YAML) that plans as no changes; secrets by key and type, never a value',
     response: ConfigExport,
@@ -303,6 +310,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.revisions.export': {
     id: 'console.configuration.revisions.export',
     method: 'POST',
+    permission: 'admin',
     path: `${BASE}/revisions/export`,
     summary: 'Record live state as a new revision (drift is then measured from it)',
     response: ConfigRevisionSummary,
@@ -310,6 +318,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.revisions.list': {
     id: 'console.configuration.revisions.list',
     method: 'GET',
+    permission: null,
     path: `${BASE}/revisions`,
     summary: 'Every applied (or exported) document, newest first, with who applied it',
     query: z.object({
@@ -325,6 +334,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.revisions.get': {
     id: 'console.configuration.revisions.get',
     method: 'GET',
+    permission: null,
     path: `${BASE}/revisions/{revision_id}`,
     summary: 'One revision: its document, its plan and its report',
     params: RevisionPath,
@@ -333,6 +343,7 @@ export const consoleConfigurationOperations = defineConsoleOperations({
   'console.configuration.drift.get': {
     id: 'console.configuration.drift.get',
     method: 'GET',
+    permission: null,
     path: `${BASE}/drift`,
     summary: 'Where live state drifted from the last applied revision, per organization and resource',
     response: ConfigDrift,

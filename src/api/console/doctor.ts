@@ -241,6 +241,7 @@ export const consoleDoctorOperations = defineConsoleOperations({
   'console.doctor.get': {
     id: 'console.doctor.get',
     method: 'GET',
+    permission: null,
     path: '/console/doctor',
     summary: 'The last doctor report and the run in progress, if any',
     response: DoctorState,
@@ -248,6 +249,7 @@ export const consoleDoctorOperations = defineConsoleOperations({
   'console.doctor.summary.get': {
     id: 'console.doctor.summary.get',
     method: 'GET',
+    permission: null,
     path: '/console/doctor/summary',
     summary: 'When the doctor last ran, its verdict and the operations it found refused',
     response: DoctorSummary,
@@ -255,6 +257,7 @@ export const consoleDoctorOperations = defineConsoleOperations({
   'console.doctor.runs.create': {
     id: 'console.doctor.runs.create',
     method: 'POST',
+    permission: null,
     path: '/console/doctor/runs',
     summary: 'Start a doctor run (or join the one in progress); it reads the upstream only, never writes',
     response: DoctorState,

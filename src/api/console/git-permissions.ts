@@ -126,6 +126,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.get': {
     id: 'console.gitPermissions.get',
     method: 'GET',
+    permission: 'ManageGitIntegrations',
     path: BASE,
     summary: "An organization's complete set of git permissions (every page) and its version token",
     params: OrgPath,
@@ -134,6 +135,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.replace': {
     id: 'console.gitPermissions.replace',
     method: 'PUT',
+    permission: 'ManageGitIntegrations',
     path: BASE,
     summary: 'Replace the set, checked against the version the edit started from (409 with the difference)',
     params: OrgPath,
@@ -143,6 +145,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.clear': {
     id: 'console.gitPermissions.clear',
     method: 'DELETE',
+    permission: 'ManageGitIntegrations',
     path: BASE,
     summary: 'Clear the set, checked against the version the admin saw',
     params: OrgPath,
@@ -152,6 +155,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.update': {
     id: 'console.gitPermissions.update',
     method: 'PATCH',
+    permission: 'ManageGitIntegrations',
     path: `${BASE}/permissions/{git_permission_id}`,
     summary: "One permission's read_only, under the same lock, version check and history as a replace",
     params: OrgPath.extend({ git_permission_id: z.string().min(1).max(256) }),
@@ -161,6 +165,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.revisions.list': {
     id: 'console.gitPermissions.revisions.list',
     method: 'GET',
+    permission: 'ManageGitIntegrations',
     path: `${BASE}/revisions`,
     summary: 'The history of changes made through the console, newest first',
     params: OrgPath,
@@ -177,6 +182,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.revisions.diff': {
     id: 'console.gitPermissions.revisions.diff',
     method: 'GET',
+    permission: 'ManageGitIntegrations',
     path: `${BASE}/revisions/diff`,
     summary: 'What turns the set of one revision into the set of another',
     params: OrgPath,
@@ -186,6 +192,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.revisions.get': {
     id: 'console.gitPermissions.revisions.get',
     method: 'GET',
+    permission: 'ManageGitIntegrations',
     path: `${BASE}/revisions/{revision_id}`,
     summary: 'One revision with its previous and resulting sets',
     params: RevisionPath,
@@ -194,6 +201,7 @@ export const consoleGitPermissionOperations = defineConsoleOperations({
   'console.gitPermissions.revisions.restore': {
     id: 'console.gitPermissions.revisions.restore',
     method: 'POST',
+    permission: 'ManageGitIntegrations',
     path: `${BASE}/revisions/{revision_id}/restore`,
     summary: "Bring back a revision's previous (or resulting) set, with the same conflict check as a replace",
     params: RevisionPath,

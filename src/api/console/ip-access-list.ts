@@ -183,6 +183,7 @@ export const consoleIpAccessListOperations = defineConsoleOperations({
   'console.ipAccessList.get': {
     id: 'console.ipAccessList.get',
     method: 'GET',
+    permission: 'ManageEnterpriseSettings',
     path: BASE,
     summary: "The enterprise's IP access list with its version token and the console's own addresses",
     response: ConsoleIpAccessList,
@@ -190,6 +191,7 @@ export const consoleIpAccessListOperations = defineConsoleOperations({
   'console.ipAccessList.apply': {
     id: 'console.ipAccessList.apply',
     method: 'PUT',
+    permission: 'ManageEnterpriseSettings',
     path: BASE,
     summary:
       'Replace the list, checked against the version the edit started from (409) and against locking the console out (422 unless the enterprise name is typed)',
@@ -199,6 +201,7 @@ export const consoleIpAccessListOperations = defineConsoleOperations({
   'console.ipAccessList.revisions.list': {
     id: 'console.ipAccessList.revisions.list',
     method: 'GET',
+    permission: 'ManageEnterpriseSettings',
     path: `${BASE}/revisions`,
     summary: 'The history of changes made through the console, newest first, each with its diff',
     query: z.object({
@@ -214,6 +217,7 @@ export const consoleIpAccessListOperations = defineConsoleOperations({
   'console.ipAccessList.revisions.get': {
     id: 'console.ipAccessList.revisions.get',
     method: 'GET',
+    permission: 'ManageEnterpriseSettings',
     path: `${BASE}/revisions/{revision_id}`,
     summary: 'One revision with its previous and resulting lists',
     params: z.object({ revision_id: RevisionNumber }),
@@ -222,6 +226,7 @@ export const consoleIpAccessListOperations = defineConsoleOperations({
   'console.ipAccessList.revisions.restore': {
     id: 'console.ipAccessList.revisions.restore',
     method: 'POST',
+    permission: 'ManageEnterpriseSettings',
     path: `${BASE}/revisions/{revision_id}/restore`,
     summary: "Bring back a revision's previous (or resulting) list, with the same checks as an apply",
     params: z.object({ revision_id: RevisionNumber }),

@@ -225,6 +225,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.organizations.create': {
     id: 'console.settings.organizations.create',
     method: 'POST',
+    permission: 'ManageOrganizations',
     path: `${BASE}/organizations`,
     summary: 'Create an organization, recorded in its history (a name in use: 409 with the error on name)',
     body: OrganizationCreateBody,
@@ -233,6 +234,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.organizations.update': {
     id: 'console.settings.organizations.update',
     method: 'PATCH',
+    permission: 'ManageOrganizations',
     path: `${BASE}/organizations/{org_id}`,
     summary: 'Rename an organization or change its ACU limits, recorded with the values before and after',
     params: OrgParams,
@@ -242,6 +244,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.organizations.delete': {
     id: 'console.settings.organizations.delete',
     method: 'DELETE',
+    permission: 'ManageOrganizations',
     path: `${BASE}/organizations/{org_id}`,
     summary: 'Delete an organization, recorded in its history (it cannot be restored)',
     params: OrgParams,
@@ -250,6 +253,8 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.acuLimits.set': {
     id: 'console.settings.acuLimits.set',
     method: 'PUT',
+    permission: 'ManageBilling',
+    organization: { param: 'level' },
     path: `${BASE}/acu-limits/{level}`,
     summary: "Set or remove (null) the enterprise's or an organization's ACU limit per billing cycle",
     params: z.object({ level: RoleLevel }),
@@ -259,6 +264,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.orgGroupLimits.replace': {
     id: 'console.settings.orgGroupLimits.replace',
     method: 'PUT',
+    permission: 'ManageOrganizations',
     path: `${BASE}/org-group-limits`,
     summary: 'Replace the org group limits, recorded with the configuration before and after',
     body: OrgGroupsBody,
@@ -267,6 +273,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.orgTags.change': {
     id: 'console.settings.orgTags.change',
     method: 'POST',
+    permission: 'ManageOrganizations',
     path: `${BASE}/organizations/{org_id}/tags`,
     summary: "Change an organization's allowed session tags or default tag, recorded before and after",
     params: OrgParams,
@@ -276,6 +283,8 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.roles.set': {
     id: 'console.settings.roles.set',
     method: 'PUT',
+    permission: 'admin',
+    organization: { body: 'level' },
     path: `${BASE}/roles`,
     summary:
       'Give a member, service user or IdP group a role at one level, change it or remove it (role_id null), recorded before and after',
@@ -285,6 +294,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.history.list': {
     id: 'console.settings.history.list',
     method: 'GET',
+    permission: null,
     path: `${BASE}/history`,
     summary:
       'The history of settings changed through the console, newest first, with gaps where they were changed elsewhere',
@@ -294,6 +304,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.history.get': {
     id: 'console.settings.history.get',
     method: 'GET',
+    permission: null,
     path: `${BASE}/history/{revision_id}`,
     summary: 'One entry of the settings history',
     params: z.object({ revision_id: RevisionNumber }),
@@ -302,6 +313,7 @@ export const consoleSettingsHistoryOperations = defineConsoleOperations({
   'console.settings.history.restore': {
     id: 'console.settings.history.restore',
     method: 'POST',
+    permission: 'admin',
     path: `${BASE}/history/{revision_id}/restore`,
     summary: "Apply an entry's value before (default) or after it again, where the API allows it",
     params: z.object({ revision_id: RevisionNumber }),

@@ -49,6 +49,7 @@ export const consoleSystemOperations = defineConsoleOperations({
   'console.health': {
     id: 'console.health',
     method: 'GET',
+    permission: null,
     path: '/console/health',
     summary: 'Whether the console server is up (open without a session)',
     response: ConsoleHealth,
@@ -56,6 +57,7 @@ export const consoleSystemOperations = defineConsoleOperations({
   'console.config': {
     id: 'console.config',
     method: 'GET',
+    permission: null,
     path: '/console/config',
     summary: 'Which API the console talks to and how people sign in (never the credential)',
     response: ConsoleConfig,

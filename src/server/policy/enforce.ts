@@ -5,7 +5,7 @@
  */
 import type { Permission } from '../../api/permissions';
 import type { Principal } from '../console/actor';
-import { apiOperationOf, consoleOperationOf, type MatchedOperation } from './operations';
+import { operationOf, organizationInBody, type MatchedOperation } from './operations';
 import { allowingGrant, isAdmin, type Policy, type RoleGrant } from './policy';
 
 export { POLICY_REFUSED_TYPE } from '../../api/problem';
@@ -22,10 +22,20 @@ export type Decision =
 
 const rolesText = (roles: readonly RoleGrant[]) => (roles.length ? roles.map((r) => r.role).join(', ') : 'no role');
 
-/** What the policy says of `method pathname` (the path without its query) for `who`. */
-export function decide(policy: Policy, who: Principal, method: string, pathname: string): Decision {
+/**
+ * What the policy says of `op` (the operation `method pathname` is, from `operationOf`) for `who`. `body`: the
+ * request's JSON body, read when the operation names its organization there (`op.orgInBody`).
+ */
+export function decideOperation(
+  policy: Policy,
+  who: Principal,
+  method: string,
+  pathname: string,
+  found: MatchedOperation | undefined,
+  body?: unknown,
+): Decision {
   const isApi = pathname === '/api' || pathname.startsWith('/api/');
-  const op = isApi ? apiOperationOf(method, pathname.slice('/api'.length)) : consoleOperationOf(method, pathname);
+  const op = found?.orgInBody && !found.org ? { ...found, org: organizationInBody(body, found.orgInBody) } : found;
   const refuse = (permission: Permission | 'admin', org: string | null, detail: string): Decision => ({
     allowed: false,
     op,
@@ -43,7 +53,7 @@ export function decide(policy: Policy, who: Principal, method: string, pathname:
       `The console's policy refused ${method} ${pathname}: the API contract does not know this path, so only the admin role may call it (your console roles: ${rolesText(who.roles)}).`,
     );
   }
-  if ('needsAdmin' in op && op.needsAdmin) {
+  if (op.permission === 'admin') {
     const admin = isAdmin(policy, who.roles);
     if (admin) return { allowed: true, op, grant: admin };
     return refuse(
@@ -66,4 +76,9 @@ export function decide(policy: Policy, who: Principal, method: string, pathname:
     op.org,
     `The console's policy refused ${op.id}: your console role does not allow ${op.permission} ${where} (your console roles: ${rolesText(who.roles)}). The API was not called.`,
   );
+}
+
+/** What the policy says of `method pathname` (the path without its query) for `who`, the body unread. */
+export function decide(policy: Policy, who: Principal, method: string, pathname: string, body?: unknown): Decision {
+  return decideOperation(policy, who, method, pathname, operationOf(method, pathname), body);
 }

@@ -1,68 +1,25 @@
 /**
- * Which operation a request is, from the contract: its id, the permission it needs and the organization it
- * acts in (the `{org_id}` path parameter), for the API's paths under `/api` and the console's own under
- * `/console`. The console's operations carry no permission in their table (they are guarded by sign-in), so
- * the one each needs is named here, after the API operation it stands for.
+ * Which operation a request is, from the contract: its id, what the console's policy requires (the API
+ * operation's permission; a console operation's own `permission` field) and the organization it acts in — the
+ * `{org_id}` path parameter, or where the operation's definition names it otherwise: another path parameter, or
+ * a top-level field of its JSON body (read by `bodyOrganization` before the request goes on). Everything here
+ * is read from the two operation tables: no second list of rules.
  */
 import { operationList, type OperationDef } from '../../api/operations';
 import { consoleOperationList } from '../../api/console';
-import type { Permission } from '../../api/permissions';
+import { consolePermissionOf, type ConsoleOperationDef, type ConsolePermission } from '../../api/console/define';
 
 export interface MatchedOperation {
   id: string;
-  /** null: any signed-in person with any role may call it. */
-  permission: Permission | null;
-  /** The organization it acts in; null for an enterprise-wide operation. */
+  /** null: any console role will do; 'admin': only a role holding every permission everywhere. */
+  permission: ConsolePermission;
+  /** The organization it acts in; null for an enterprise-wide operation (or one whose body is not read yet). */
   org: string | null;
   /** Path parameters, decoded (the ids it touches). */
   params: Record<string, string>;
+  /** The top-level field of the JSON body that names its organization, when the path does not. */
+  orgInBody?: string;
 }
-
-/**
- * The console's operations that need a permission: what the API operation they stand for needs. A console
- * operation not listed reads freely (GET) and needs every permission to write (see `consoleRule`).
- */
-export const CONSOLE_OPERATION_PERMISSIONS: Record<string, Permission | null> = {
-  'console.health': null,
-  'console.config': null,
-  'console.doctor.get': null,
-  'console.doctor.summary.get': null,
-  'console.doctor.runs.create': null,
-  'console.gitPermissions.get': 'ManageGitIntegrations',
-  'console.gitPermissions.replace': 'ManageGitIntegrations',
-  'console.gitPermissions.clear': 'ManageGitIntegrations',
-  'console.gitPermissions.update': 'ManageGitIntegrations',
-  'console.gitPermissions.revisions.list': 'ManageGitIntegrations',
-  'console.gitPermissions.revisions.diff': 'ManageGitIntegrations',
-  'console.gitPermissions.revisions.get': 'ManageGitIntegrations',
-  'console.gitPermissions.revisions.restore': 'ManageGitIntegrations',
-  'console.ipAccessList.get': 'ManageEnterpriseSettings',
-  'console.ipAccessList.apply': 'ManageEnterpriseSettings',
-  'console.ipAccessList.revisions.list': 'ManageEnterpriseSettings',
-  'console.ipAccessList.revisions.get': 'ManageEnterpriseSettings',
-  'console.ipAccessList.revisions.restore': 'ManageEnterpriseSettings',
-  'console.activity.list': 'ViewAccountAuditLogs',
-  // Settings written through the console's guarded endpoints need what the API's own operations need. A role
-  // change (members, service users, IdP groups at any level) stays unlisted: only an admin role may make it,
-  // since the console's credential could otherwise grant more than the person's roles hold.
-  'console.settings.organizations.create': 'ManageOrganizations',
-  'console.settings.organizations.update': 'ManageOrganizations',
-  'console.settings.organizations.delete': 'ManageOrganizations',
-  'console.settings.acuLimits.set': 'ManageBilling',
-  'console.settings.orgGroupLimits.replace': 'ManageOrganizations',
-  'console.settings.orgTags.change': 'ManageOrganizations',
-  // Reading one's notifications, marking them read or acknowledged and asking for a check now change nothing
-  // upstream: anyone signed in may. Rules and webhooks stay unlisted (read by any role, written by an admin).
-  'console.alerts.notifications.list': null,
-  'console.alerts.unreadCount.get': null,
-  'console.alerts.notificationReads.create': null,
-  'console.alerts.notificationReads.apply': null,
-  'console.alerts.acknowledgements.create': null,
-  'console.alerts.evaluations.create': null,
-  // A plan changes nothing; applying one (and recording live state as a revision) is an admin's.
-  'console.configuration.validate': null,
-  'console.configuration.plan': null,
-};
 
 interface Template {
   id: string;
@@ -70,10 +27,18 @@ interface Template {
   regex: RegExp;
   names: string[];
   literals: number;
-  permission: Permission | null | 'unlisted';
+  permission: ConsolePermission;
+  /** The path parameter naming the organization (`org_id`, or another the definition names). */
+  orgParam: string;
+  orgInBody?: string;
 }
 
-function compile(id: string, method: string, path: string, permission: Template['permission']): Template {
+function compile(
+  id: string,
+  method: string,
+  path: string,
+  rule: Pick<Template, 'permission' | 'orgParam' | 'orgInBody'>,
+): Template {
   const names: string[] = [];
   const segments = path.split('/');
   const pattern = segments
@@ -90,29 +55,43 @@ function compile(id: string, method: string, path: string, permission: Template[
     regex: new RegExp(`^${pattern}/?$`),
     names,
     literals: segments.length - names.length,
-    permission,
+    ...rule,
   };
 }
 
 const byLiterals = (a: Template, b: Template) => b.literals - a.literals;
 
+/**
+ * An API write whose path names no organization but whose JSON body does at its top level (`org_id`): the
+ * organization it acts in is read from the body.
+ */
+function apiOrgInBody(op: OperationDef, path: string): string | undefined {
+  if (op.method === 'GET' || path.includes('{org_id}') || !op.body) return undefined;
+  const shape = (op.body as { shape?: Record<string, unknown> }).shape;
+  return shape && 'org_id' in shape ? 'org_id' : undefined;
+}
+
 const apiTemplates: Template[] = operationList
   .flatMap((op: OperationDef) =>
     [op.path, ...(op.alternates ?? [])].map((p) =>
-      compile(op.id, op.method, p, op.permission === 'AnyCredential' ? null : op.permission),
+      compile(op.id, op.method, p, {
+        permission: op.permission === 'AnyCredential' ? null : op.permission,
+        orgParam: 'org_id',
+        orgInBody: apiOrgInBody(op, p),
+      }),
     ),
   )
   .sort(byLiterals);
 
 const consoleTemplates: Template[] = consoleOperationList
-  .map((op) =>
-    compile(
-      op.id,
-      op.method,
-      op.path,
-      op.id in CONSOLE_OPERATION_PERMISSIONS ? CONSOLE_OPERATION_PERMISSIONS[op.id]! : 'unlisted',
-    ),
-  )
+  .map((op: ConsoleOperationDef) => {
+    const source = op.organization;
+    return compile(op.id, op.method, op.path, {
+      permission: consolePermissionOf(op),
+      orgParam: source && 'param' in source ? source.param : 'org_id',
+      orgInBody: source && 'body' in source && op.method !== 'GET' ? source.body : undefined,
+    });
+  })
   .sort(byLiterals);
 
 const decode = (s: string) => {
@@ -123,7 +102,10 @@ const decode = (s: string) => {
   }
 };
 
-function match(templates: Template[], method: string, path: string) {
+/** An organization named as `enterprise` (a level parameter) is no organization. */
+const orgValue = (v: string | undefined) => (v && v !== 'enterprise' ? v : null);
+
+function match(templates: Template[], method: string, path: string): MatchedOperation | undefined {
   const m = method === 'HEAD' ? 'GET' : method;
   for (const t of templates) {
     if (t.method !== m) continue;
@@ -131,7 +113,13 @@ function match(templates: Template[], method: string, path: string) {
     if (!found) continue;
     const params: Record<string, string> = {};
     t.names.forEach((n, i) => (params[n] = decode(found[i + 1]!)));
-    return { template: t, params };
+    return {
+      id: t.id,
+      permission: t.permission,
+      org: orgValue(params[t.orgParam]),
+      params,
+      ...(t.orgInBody ? { orgInBody: t.orgInBody } : {}),
+    };
   }
   return undefined;
 }
@@ -141,34 +129,23 @@ function match(templates: Template[], method: string, path: string) {
  * contract does not know it.
  */
 export function apiOperationOf(method: string, path: string): MatchedOperation | undefined {
-  const found = match(apiTemplates, method, path);
-  if (!found) return undefined;
-  const perm = found.template.permission;
-  return {
-    id: found.template.id,
-    permission: perm === 'unlisted' ? null : perm,
-    org: found.params.org_id ?? null,
-    params: found.params,
-  };
+  return match(apiTemplates, method, path);
 }
 
-/**
- * The operation of a console request (`/console/...`, without the query). `needsAdmin`: a write the console
- * names no permission for (a newer endpoint), which only a role holding every permission may make.
- */
-export function consoleOperationOf(
-  method: string,
-  path: string,
-): (MatchedOperation & { needsAdmin: boolean }) | undefined {
-  const found = match(consoleTemplates, method, path);
-  if (!found) return undefined;
-  const perm = found.template.permission;
-  const write = method !== 'GET' && method !== 'HEAD';
-  return {
-    id: found.template.id,
-    permission: perm === 'unlisted' ? null : perm,
-    org: found.params.org_id ?? null,
-    params: found.params,
-    needsAdmin: perm === 'unlisted' && write,
-  };
+/** The operation of a console request (`/console/...`, without the query). */
+export function consoleOperationOf(method: string, path: string): MatchedOperation | undefined {
+  return match(consoleTemplates, method, path);
+}
+
+/** The operation of a request under `/api` or `/console` (`pathname` without the query). */
+export function operationOf(method: string, pathname: string): MatchedOperation | undefined {
+  const isApi = pathname === '/api' || pathname.startsWith('/api/');
+  return isApi ? apiOperationOf(method, pathname.slice('/api'.length)) : consoleOperationOf(method, pathname);
+}
+
+/** The organization a JSON body names in `field` (a non-empty string of at most 200 characters), else null. */
+export function organizationInBody(body: unknown, field: string): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const v = (body as Record<string, unknown>)[field];
+  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? orgValue(v) : null;
 }
