@@ -3,8 +3,11 @@
  * edited document (an organization added from a fragment, a permission set changed across ten organizations, a
  * note removed) plans exactly those changes, applies, and exports back to the document; a hand change is drift
  * and makes a stale plan's apply refuse; a bad document names each error's place and applies nothing; a
- * secret's value from the environment never appears in any answer; 429s are waited out.
+ * secret's value from the environment never appears in any answer; 429s are waited out; a cancel stops the
+ * apply between resources, and its report says what was done.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { ConfigDrift, ConfigPlan, ConfigReport, ConfigRevisionPage } from '../../../api/console/configuration';
@@ -314,5 +317,87 @@ describe('rate limit', () => {
     await expect(patientUpstream(stubborn, { budgetS: 1 }).call('ipAccessList.get')).rejects.toMatchObject({
       status: 429,
     });
+  });
+});
+
+describe('cancel', () => {
+  it('stops between resources, and the report says which were applied and which were not', async () => {
+    const sandbox = con.sandbox!;
+    let reached!: () => void;
+    let release!: () => void;
+    const creatingB = new Promise<void>((r) => (reached = r));
+    const released = new Promise<void>((r) => (release = r));
+    // This file's sandbox behind a proxy (and a console of its own in front of that) that holds the second
+    // organization's creation until the test has cancelled.
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === 'POST' && body.includes('"Cancel B"')) {
+          reached();
+          await released;
+        }
+        const headers: Record<string, string> = {};
+        for (const h of ['authorization', 'content-type', 'accept'])
+          if (req.headers[h]) headers[h] = String(req.headers[h]);
+        const answer = await fetch(sandbox.url + req.url, {
+          method: req.method,
+          headers,
+          body: body.length ? body : undefined,
+        });
+        const type = answer.headers.get('content-type');
+        res.writeHead(answer.status, type ? { 'content-type': type } : {});
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const { port } = proxy.address() as AddressInfo;
+    const cancelling = await startTestConsole({ upstream: { baseUrl: `http://127.0.0.1:${port}`, apiKey: ADMIN } });
+    try {
+      const document = stringify({
+        version: 1,
+        organizations: ['Cancel A', 'Cancel B', 'Cancel C'].map((name) => ({ name })),
+      });
+      const planned = await cancelling.api.call('POST', '/console/configuration/plan', {
+        body: { document, file: 'c.yaml' },
+      });
+      expect(planned.status, planned.text).toBe(200);
+      const p = ConfigPlan.parse(planned.body);
+      expect(p.changes.map((c) => c.key)).toEqual(['Cancel A', 'Cancel B', 'Cancel C']);
+
+      const applying = cancelling.api.call('POST', '/console/configuration/apply', {
+        body: { document, file: 'c.yaml', plan_id: p.plan_id, apply_id: 'cancel-test' },
+      });
+      await creatingB;
+      const cancel = await cancelling.api.call('POST', '/console/configuration/applies/cancel-test/cancel');
+      expect(cancel.status, cancel.text).toBe(200);
+      expect(cancel.body).toMatchObject({ cancelling: true, finished: false });
+      release();
+
+      const res = await applying;
+      expect(res.status, res.text).toBe(200);
+      const report = ConfigReport.parse(res.body);
+      // The change under way when the cancel came finishes; the next one is never started.
+      expect(report).toMatchObject({ status: 'partial', applied: 2, failed: 0, skipped: 1 });
+      expect(report.steps.map((s) => [s.key, s.status])).toEqual([
+        ['Cancel A', 'applied'],
+        ['Cancel B', 'applied'],
+        ['Cancel C', 'skipped'],
+      ]);
+      expect(report.message).toMatch(/^Cancelled: 2 of 3 changes were applied/);
+      const names = (await sandbox.api.call('GET', '/v3/enterprise/organizations?first=200')).body.items.map(
+        (o: { name: string }) => o.name,
+      );
+      expect(names).toEqual(expect.arrayContaining(['Cancel A', 'Cancel B']));
+      expect(names).not.toContain('Cancel C');
+      const progress = await cancelling.api.call('GET', '/console/configuration/applies/cancel-test');
+      expect(progress.body).toMatchObject({ finished: true, report: { status: 'partial' } });
+    } finally {
+      release();
+      await cancelling.close();
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 });
