@@ -241,7 +241,7 @@ export async function scrollFrames(page: Page, selector: string, frames = 240, s
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
     traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] },
-  } as never);
+  });
   // A string, not a function: the TypeScript runner would wrap named functions with a helper the page lacks.
   const r = (await page.evaluate(`new Promise((resolve) => {
     const el = document.querySelector(${JSON.stringify(selector)});
