@@ -7,8 +7,19 @@
 import * as client from 'openid-client';
 import type { OidcConfig } from './config';
 
-/** Seconds an ID token's times may be off from this server's clock. */
+/**
+ * Seconds an ID token's times may be off from this server's clock: its expiry (`exp`) and not-before (`nbf`),
+ * checked by the library, and when it was issued (`iat`), checked here — a token issued further in the future
+ * than this means the provider's clock and the console's disagree by more than the bound.
+ */
 export const CLOCK_TOLERANCE_S = 30;
+
+/** An ID token issued later than this server's clock allows (beyond CLOCK_TOLERANCE_S). */
+export class ClockSkewError extends Error {
+  constructor(readonly aheadS: number) {
+    super(`the ID token's "iat" is ${aheadS} s ahead of this server's clock (tolerance ${CLOCK_TOLERANCE_S} s)`);
+  }
+}
 const DISCOVERY_TIMEOUT_S = 10;
 
 export interface OidcStart {
@@ -50,6 +61,7 @@ const pick = (o: Record<string, unknown>, keys: string[]) =>
 const isLoopback = (u: URL) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i.test(u.hostname);
 
 export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } = {}): OidcClient {
+  const now = opts.now ?? Date.now;
   const issuer = new URL(cfg.issuer);
   let discovered: Promise<client.Configuration> | undefined;
   let known: client.Configuration | undefined;
@@ -61,7 +73,7 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         {
           client_secret: cfg.clientSecret,
           // This server's clock as the console sees it (tests move it), and the skew it tolerates.
-          [client.clockSkew]: Math.round(((opts.now ?? Date.now)() - Date.now()) / 1000),
+          [client.clockSkew]: Math.round((now() - Date.now()) / 1000),
           [client.clockTolerance]: CLOCK_TOLERANCE_S,
         },
         undefined,
@@ -103,6 +115,8 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
       });
       const idClaims = tokens.claims();
       if (!idClaims) throw new Error('the provider answered without an ID token');
+      const ahead = idClaims.iat - Math.floor(now() / 1000);
+      if (ahead > CLOCK_TOLERANCE_S) throw new ClockSkewError(ahead);
       let claims: Record<string, unknown> = idClaims;
       // Providers that keep profile claims out of the ID token (OIDC's default) answer them at userinfo,
       // for the same subject (checked by the library).
@@ -134,6 +148,9 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
 /** What a refused callback says, from the library's error: which check failed, in words. */
 export function refusalReason(err: unknown): string {
   // The library wraps the failed check: its message, code and the claim it compared are along the cause chain.
+  if (err instanceof ClockSkewError) {
+    return `the ID token was issued ${err.aheadS} s ahead of the console's clock (more than the ${CLOCK_TOLERANCE_S} s allowed): the provider's clock and the console's disagree`;
+  }
   const parts: string[] = [];
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {

@@ -11,6 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { ADMIN, rawRequest, startAuthConsole, startTestSandbox } from '../../test/harness';
+import { CLOCK_TOLERANCE_S, createOidcClient, refusalReason } from './client';
 import type { OidcConfig } from './config';
 import { PEOPLE, signInAt, startTestProvider, type TestProvider } from './test-provider';
 
@@ -242,6 +243,30 @@ describe('signing in with the provider', () => {
     }
   });
 
+  it('bounds the clock skew: an ID token a little off the console’s clock passes, one further off is refused', async () => {
+    const ttl = 3600;
+    /** Signs ana in with the console's clock `offsetS` seconds off: the person, or why it was refused. */
+    const signInSkewed = async (offsetS: number) => {
+      const client = createOidcClient(oidcOf(provider.issuer), { now: () => Date.now() + offsetS * 1000 });
+      const started = await client.start();
+      const back = new URL(await signInAt(started.url, 'ana'));
+      return client.finish(back.search.slice(1), started).then(
+        (p) => p.email,
+        (err: unknown) => refusalReason(err),
+      );
+    };
+    const inside = CLOCK_TOLERANCE_S - 10;
+    const beyond = CLOCK_TOLERANCE_S + 20;
+    // Ahead: the token expired that long ago. Behind: it was issued that far in the future.
+    const [expiredInside, expiredBeyond, issuedInside, issuedBeyond] = await Promise.all(
+      [ttl + inside, ttl + beyond, -inside, -beyond].map(signInSkewed),
+    );
+    expect(expiredInside).toBe('ana@example.com');
+    expect(expiredBeyond).toContain('expired');
+    expect(issuedInside).toBe('ana@example.com');
+    expect(issuedBeyond).toContain("the provider's clock and the console's disagree");
+  });
+
   it('refuses a person the policy grants nothing, saying so', async () => {
     const res = await rawRequest(c.port, 'GET', await callbackFor('olga'));
     expect(res.status).toBe(403);
@@ -278,6 +303,22 @@ describe('console roles, enforced on the server', () => {
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ permission: 'ManageGitIntegrations', organization: orgB });
     expect(other.body.detail).toContain(`in organization ${orgB}`);
+  });
+
+  it('matches an organization named in the body, and the body reaches the endpoint intact', async () => {
+    const rule = { name: 'Violations in A', kind: 'guardrail_violations', org_id: orgA, violations_per_day: 5 };
+    const refused = await call('POST', '/console/alerts/rules', viewer, rule);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ permission: 'admin', organization: orgA });
+    const created = await call('POST', '/console/alerts/rules', admin, rule);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ name: rule.name, org_id: orgA, violations_per_day: 5 });
+    const recorded = await call(
+      'GET',
+      '/console/activity?operation=console.alerts.rules.create&outcome=succeeded',
+      admin,
+    );
+    expect(recorded.body.items[0]).toMatchObject({ org_id: orgA, name: PEOPLE.ana!.name });
   });
 
   it('gives the access token the role of its grant (viewer)', async () => {
