@@ -207,6 +207,7 @@ export const ENDPOINTS = {
   'console.configuration.revisions.list': ['GET', '/console/configuration/revisions'],
   'console.configuration.revisions.get': ['GET', '/console/configuration/revisions/{revision_id}'],
   'console.configuration.drift.get': ['GET', '/console/configuration/drift'],
+  'console.consumption.principals.get': ['GET', '/console/consumption/principals'],
 } as const;
 
 /** The operations whose id, method or path this file does not hold as the tables do (none when current). */

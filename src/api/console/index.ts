@@ -12,6 +12,7 @@ import { consoleCapacitySampleOperations } from './capacity-samples';
 import { consoleAlertOperations } from './alerts';
 import { consoleActivityOperations } from './activity';
 import { consoleConfigurationOperations } from './configuration';
+import { consolePrincipalConsumptionOperations } from './principal-consumption';
 
 export const consoleOperations = {
   ...consoleSystemOperations,
@@ -23,6 +24,7 @@ export const consoleOperations = {
   ...consoleAlertOperations,
   ...consoleActivityOperations,
   ...consoleConfigurationOperations,
+  ...consolePrincipalConsumptionOperations,
 } as const;
 
 export type ConsoleOperations = typeof consoleOperations;

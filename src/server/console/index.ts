@@ -19,6 +19,7 @@ import { activityHandlers } from './activity/handlers';
 import { configurationHandlers } from './configuration';
 import type { UpstreamClient } from './upstream-client';
 import { capacitySampleHandlers } from './capacity-samples';
+import { principalConsumptionHandlers } from './principal-consumption';
 
 export interface ConsoleDeps {
   config: Config;
@@ -93,6 +94,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono {
     }),
     ...activityHandlers(deps.store.activity),
     ...configurationHandlers(deps),
+    ...principalConsumptionHandlers({ upstream: deps.upstream }),
     ...alertHandlers({
       config: deps.config,
       store: deps.store.alerts,
