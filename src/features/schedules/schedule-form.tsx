@@ -63,8 +63,8 @@ export function toScheduleBody(v: ScheduleFormValues): z.input<typeof CreateSche
     schedule_type: v.schedule_type,
     ...(oneTime
       ? {
-          scheduled_at:
-            typeof v.scheduled_at === 'number' ? new Date(v.scheduled_at * 1000).toISOString() : (null as never),
+          // No date yet: null, which the contract refuses with its own message (Run at is required).
+          scheduled_at: typeof v.scheduled_at === 'number' ? new Date(v.scheduled_at * 1000).toISOString() : null,
         }
       : { frequency: v.frequency.trim() }),
     enabled: v.enabled,
@@ -179,6 +179,115 @@ function TimingFields() {
   );
 }
 
+/** The form's first values: the schedule's own, or a new recurring one that notifies on failure. */
+function scheduleDefaults(schedule: Schedule | undefined): ScheduleFormValues {
+  return {
+    name: schedule?.name ?? '',
+    prompt: schedule?.prompt ?? '',
+    schedule_type: schedule?.schedule_type ?? 'recurring',
+    frequency: schedule?.frequency ?? '',
+    scheduled_at: isoSeconds(schedule?.scheduled_at) ?? undefined,
+    enabled: schedule?.enabled ?? true,
+    notify_on: (NOTIFY_ON as readonly string[]).includes(schedule?.notify_on ?? '')
+      ? (schedule!.notify_on as ScheduleFormValues['notify_on'])
+      : 'failure',
+    playbook_id: schedule?.playbook?.playbook_id ?? '',
+    tags: schedule?.tags ?? [],
+  };
+}
+
+/** Saves the body (an update; or a create, then a disable when asked for: see the module comment), then opens it. */
+function useSaveSchedule(orgId: string, schedule: Schedule | undefined) {
+  const navigate = useNavigate();
+  const create = useCreateSchedule(orgId);
+  const update = useUpdateSchedule(orgId);
+  return async (body: z.input<typeof CreateScheduleBody>) => {
+    let saved: Schedule;
+    if (schedule) {
+      saved = await update.mutateAsync({ scheduleId: schedule.scheduled_session_id, body });
+    } else {
+      const { enabled, ...createBody } = body;
+      saved = await create.mutateAsync(createBody);
+      if (enabled === false && saved.enabled) {
+        try {
+          saved = await update.mutateAsync({
+            scheduleId: saved.scheduled_session_id,
+            body: { enabled: false },
+          });
+        } catch (error) {
+          // It exists, enabled: its page says so and offers to disable it (not the form: a resubmit would
+          // create a second one).
+          leaveScheduleNotice(saved.scheduled_session_id, { kind: 'disable-failed', error });
+        }
+      }
+    }
+    await navigate({
+      to: '/orgs/$orgId/schedules/$scheduleId',
+      params: { orgId, scheduleId: saved.scheduled_session_id },
+    });
+  };
+}
+
+/** The playbook to follow: one of the playbooks (the schedule's own kept when not among them), or typed as an id. */
+function PlaybookField({
+  schedule,
+  playbookOptions,
+}: {
+  schedule: Schedule | undefined;
+  playbookOptions: readonly PlaybookOption[] | undefined;
+}) {
+  const playbookId = schedule?.playbook?.playbook_id ?? '';
+  if (!playbookOptions)
+    return (
+      <TextField
+        name="playbook_id"
+        label="Playbook"
+        description="Optional playbook id each session follows."
+        placeholder="playbook-…"
+        countWhenEmpty={false}
+      />
+    );
+  const options = [
+    { value: '', label: 'No playbook' },
+    ...playbookOptions,
+    ...(playbookId && !playbookOptions.some((o) => o.value === playbookId)
+      ? [{ value: playbookId, label: schedule?.playbook?.title ?? playbookId }]
+      : []),
+  ];
+  return (
+    <ComboboxField
+      name="playbook_id"
+      label="Playbook"
+      description="Optional: the procedure each session follows."
+      searchLabel="Search playbooks"
+      placeholder="No playbook"
+      options={options}
+    />
+  );
+}
+
+/** Cancel (back to the schedule, or to the list for a new one) and the submit button. */
+function ScheduleFormActions({ orgId, schedule }: { orgId: string; schedule: Schedule | undefined }) {
+  return (
+    <div className="flex justify-end gap-2">
+      {schedule ? (
+        <Link
+          to="/orgs/$orgId/schedules/$scheduleId"
+          params={{ orgId, scheduleId: schedule.scheduled_session_id }}
+          className={buttonClass()}
+        >
+          Cancel
+        </Link>
+      ) : (
+        <Link to="/orgs/$orgId/schedules" params={{ orgId }} className={buttonClass()}>
+          Cancel
+        </Link>
+      )}
+      <SubmitButton pendingLabel="Saving…">{schedule ? 'Save changes' : 'Create schedule'}</SubmitButton>
+    </div>
+  );
+}
+
 export function ScheduleForm({
   orgId,
   schedule,
@@ -189,20 +298,8 @@ export function ScheduleForm({
   /** The playbooks to choose among; without them the playbook is typed as an id. */
   playbookOptions?: readonly PlaybookOption[];
 }) {
-  const navigate = useNavigate();
-  const create = useCreateSchedule(orgId);
-  const update = useUpdateSchedule(orgId);
+  const save = useSaveSchedule(orgId, schedule);
   const title = schedule ? `Edit “${schedule.name}”` : 'New schedule';
-  const playbookId = schedule?.playbook?.playbook_id ?? '';
-  const options = playbookOptions
-    ? [
-        { value: '', label: 'No playbook' },
-        ...playbookOptions,
-        ...(playbookId && !playbookOptions.some((o) => o.value === playbookId)
-          ? [{ value: playbookId, label: schedule?.playbook?.title ?? playbookId }]
-          : []),
-      ]
-    : undefined;
 
   return (
     <div className="max-w-3xl">
@@ -213,65 +310,12 @@ export function ScheduleForm({
       />
       <Form
         schema={ScheduleFormSchema}
-        defaultValues={{
-          name: schedule?.name ?? '',
-          prompt: schedule?.prompt ?? '',
-          schedule_type: schedule?.schedule_type ?? 'recurring',
-          frequency: schedule?.frequency ?? '',
-          scheduled_at: isoSeconds(schedule?.scheduled_at) ?? undefined,
-          enabled: schedule?.enabled ?? true,
-          notify_on: (NOTIFY_ON as readonly string[]).includes(schedule?.notify_on ?? '')
-            ? (schedule!.notify_on as ScheduleFormValues['notify_on'])
-            : 'failure',
-          playbook_id: playbookId,
-          tags: schedule?.tags ?? [],
-        }}
+        defaultValues={scheduleDefaults(schedule)}
         toBody={toScheduleBody}
-        onSubmit={async (body) => {
-          let saved: Schedule;
-          if (schedule) {
-            saved = await update.mutateAsync({ scheduleId: schedule.scheduled_session_id, body });
-          } else {
-            const { enabled, ...createBody } = body;
-            saved = await create.mutateAsync(createBody);
-            if (enabled === false && saved.enabled) {
-              try {
-                saved = await update.mutateAsync({
-                  scheduleId: saved.scheduled_session_id,
-                  body: { enabled: false },
-                });
-              } catch (error) {
-                // It exists, enabled: its page says so and offers to disable it (not the form: a resubmit would
-                // create a second one).
-                leaveScheduleNotice(saved.scheduled_session_id, { kind: 'disable-failed', error });
-              }
-            }
-          }
-          await navigate({
-            to: '/orgs/$orgId/schedules/$scheduleId',
-            params: { orgId, scheduleId: saved.scheduled_session_id },
-          });
-        }}
+        onSubmit={save}
         aria-label={title}
         className="rounded-lg border border-line bg-surface p-4"
-        actions={
-          <div className="flex justify-end gap-2">
-            {schedule ? (
-              <Link
-                to="/orgs/$orgId/schedules/$scheduleId"
-                params={{ orgId, scheduleId: schedule.scheduled_session_id }}
-                className={buttonClass()}
-              >
-                Cancel
-              </Link>
-            ) : (
-              <Link to="/orgs/$orgId/schedules" params={{ orgId }} className={buttonClass()}>
-                Cancel
-              </Link>
-            )}
-            <SubmitButton pendingLabel="Saving…">{schedule ? 'Save changes' : 'Create schedule'}</SubmitButton>
-          </div>
-        }
+        actions={<ScheduleFormActions orgId={orgId} schedule={schedule} />}
       >
         <TextField name="name" label="Name" autoComplete="off" />
         <TextareaField
@@ -290,24 +334,7 @@ export function ScheduleForm({
         />
         <TimingFields />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          {options ? (
-            <ComboboxField
-              name="playbook_id"
-              label="Playbook"
-              description="Optional: the procedure each session follows."
-              searchLabel="Search playbooks"
-              placeholder="No playbook"
-              options={options}
-            />
-          ) : (
-            <TextField
-              name="playbook_id"
-              label="Playbook"
-              description="Optional playbook id each session follows."
-              placeholder="playbook-…"
-              countWhenEmpty={false}
-            />
-          )}
+          <PlaybookField schedule={schedule} playbookOptions={playbookOptions} />
           <SelectField
             name="notify_on"
             label="Notify"
