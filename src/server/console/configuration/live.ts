@@ -21,11 +21,10 @@ import type { Organization } from '../../../api/operations/organizations';
 import type { KnowledgeNote, FolderSummary } from '../../../api/operations/knowledge';
 import type { Playbook } from '../../../api/operations/playbooks';
 import type { Schedule } from '../../../api/operations/schedules';
-import type { Secret } from '../../../api/operations/secrets';
-import type { IdpGroup } from '../../../api/operations/idp-groups';
-import type { ServiceUser } from '../../../api/operations/service-users';
 import type { Role } from '../../../api/operations/members';
-import type { UpstreamClient } from '../upstream-client';
+import type { OperationId, Operations } from '../../../api/operations';
+import type { ResponseOf } from '../../../api/operations/define';
+import type { CallArgs, UpstreamClient } from '../upstream-client';
 
 /** A secret as live state shows it: never a value (the API never answers one). */
 export interface LiveSecret {
@@ -171,17 +170,56 @@ export function scheduleItemOf(s: Schedule): ScheduleItem {
   });
 }
 
+/** The items of a paginated list operation, as its answer types them. */
+type ItemOf<I extends OperationId> = ResponseOf<Operations[I]> extends { items: (infer T)[] } ? T : never;
+
+/** What reading live state shares: the API, the request's signal, the ids found and the warnings. */
+interface Reader {
+  upstream: UpstreamClient;
+  signal: AbortSignal | undefined;
+  ids: LiveIds;
+  warnings: string[];
+  /** Every item of a list (bounded by `MAX_ITEMS`). */
+  all<I extends OperationId>(id: I, args?: CallArgs<I>): Promise<ItemOf<I>[]>;
+}
+
 /** The live state a document's plan is computed from, with the ids its apply uses. */
 export async function readLive(
   upstream: UpstreamClient,
   needs: LiveNeeds,
   signal?: AbortSignal,
 ): Promise<{ view: LiveView; ids: LiveIds; fingerprint: string; warnings: string[] }> {
-  const warnings: string[] = [];
-  const all = async <T>(id: Parameters<UpstreamClient['all']>[0], args: object = {}) =>
-    (await upstream.all(id, { ...args, maxItems: MAX_ITEMS, signal } as never)) as T[];
-  const orgList = await all<Organization>('organizations.list');
-  const ids: LiveIds = {
+  const r: Reader = {
+    upstream,
+    signal,
+    ids: emptyIds(),
+    warnings: [],
+    all: async (id, args = {}) =>
+      (await upstream.all(id, { ...args, maxItems: MAX_ITEMS, signal })) as ItemOf<typeof id>[],
+  };
+  const orgList = await readOrganizations(r);
+  const wantsGit = needs.all || [...needs.orgs.values()].some((k) => k.has('git'));
+  const wantsRoles =
+    needs.all ||
+    needs.enterprise.has('idp_groups') ||
+    needs.enterprise.has('service_users') ||
+    [...needs.orgs.values()].some((k) => k.has('idp_groups'));
+  const connNames = wantsGit ? await readConnections(r) : new Map<string, string>();
+  if (wantsRoles) r.ids.roles = await r.all('roles.list');
+
+  const view: LiveView = { enterprise: await readEnterprise(r, needs.enterprise), organizations: [] };
+  for (const o of orgList) {
+    if (r.ids.orgs.get(o.name) !== o.org_id) continue;
+    const kinds: Set<OrgKind> | undefined = needs.all
+      ? new Set<OrgKind>(['tags', 'default_tag', 'git', ...ORG_SET_FIELDS])
+      : needs.orgs.get(o.name);
+    view.organizations.push(await readOrganization(r, o, kinds, connNames));
+  }
+  return { view, ids: r.ids, fingerprint: fingerprintOf(view), warnings: r.warnings };
+}
+
+function emptyIds(): LiveIds {
+  return {
     orgs: new Map(),
     orgNames: new Map(),
     connections: new Map(),
@@ -193,39 +231,44 @@ export async function readLive(
     perOrg: new Map(),
     ipList: null,
   };
+}
+
+/** Every organization, with its id by name (the first of two with one name) and its name by id. */
+async function readOrganizations({ all, ids, warnings }: Reader): Promise<Organization[]> {
+  const orgList = await all('organizations.list');
   for (const o of orgList) {
     if (ids.orgs.has(o.name))
       warnings.push(`Two organizations are named “${o.name}”: the document manages the first one only`);
     else ids.orgs.set(o.name, o.org_id);
     ids.orgNames.set(o.org_id, o.name);
   }
-  const wantsGit = needs.all || [...needs.orgs.values()].some((k) => k.has('git'));
-  const wantsRoles =
-    needs.all ||
-    needs.enterprise.has('idp_groups') ||
-    needs.enterprise.has('service_users') ||
-    [...needs.orgs.values()].some((k) => k.has('idp_groups'));
-  const connections = wantsGit ? await all<GitConnection>('gitConnections.list') : [];
+  return orgList;
+}
+
+/** Git connections by the name the screens show (its host when it has none); answers names by id. */
+async function readConnections({ all, ids }: Reader): Promise<Map<string, string>> {
   const connNames = new Map<string, string>();
-  for (const c of connections) {
+  for (const c of await all('gitConnections.list')) {
     connNames.set(c.git_connection_id, connectionName(c));
     if (!ids.connections.has(connectionName(c))) ids.connections.set(connectionName(c), c.git_connection_id);
   }
-  if (wantsRoles) ids.roles = await all<Role>('roles.list');
+  return connNames;
+}
 
-  const view: LiveView = { enterprise: {}, organizations: [] };
-  const e = needs.enterprise;
+async function readEnterprise(r: Reader, e: LiveNeeds['enterprise']): Promise<LiveView['enterprise']> {
+  const { upstream, signal, ids, all } = r;
+  const out: LiveView['enterprise'] = {};
   if (e.has('acu_limit')) {
-    const limits = await all<{ scope: string; cycle_acu_limit: number }>('acuLimits.list');
-    view.enterprise.acu_limit = limits.find((l) => l.scope === 'enterprise')?.cycle_acu_limit ?? null;
+    const limits = await all('acuLimits.list');
+    out.acu_limit = limits.find((l) => l.scope === 'enterprise')?.cycle_acu_limit ?? null;
   }
   if (e.has('ip_access_list')) {
     ids.ipList = (await upstream.call('ipAccessList.get', { signal })).ip_ranges;
-    view.enterprise.ip_access_list = ids.ipList;
+    out.ip_access_list = ids.ipList;
   }
   if (e.has('org_group_limits')) {
     const groups = (await upstream.call('orgGroupLimits.get', { signal })).groups;
-    view.enterprise.org_group_limits = Object.fromEntries(
+    out.org_group_limits = Object.fromEntries(
       Object.entries(groups).map(([name, g]) => [
         name,
         { organizations: g.org_ids.map((id) => ids.orgNames.get(id) ?? id), max_cycle_acus: g.max_cycle_acus ?? null },
@@ -233,119 +276,121 @@ export async function readLive(
     );
   }
   if (e.has('idp_groups')) {
-    const groups = await all<IdpGroup>('idpGroups.roles.list');
-    view.enterprise.idp_groups = groups.map((g) => {
+    const groups = await all('idpGroups.roles.list');
+    out.idp_groups = groups.map((g) => {
       ids.registeredIdpGroups.add(g.idp_group_name);
       const ent = g.role_assignments?.find((a) => !a.org_id);
       return { name: g.idp_group_name, role: ent?.role.role_name ?? null };
     });
   }
-  if (e.has('service_users')) {
-    const users = (await all<ServiceUser>('serviceUsers.list')).filter((u) => !u.deleted_at);
-    try {
-      ids.self = (await upstream.call('self.get', { signal })).service_user_id ?? null;
-    } catch {
-      ids.self = null;
-    }
-    view.enterprise.service_users = [];
-    for (const u of users) {
-      if (ids.serviceUsers.has(u.name)) {
-        warnings.push(`Two service users are named “${u.name}”: the document manages the first one only`);
-        continue;
-      }
-      ids.serviceUsers.set(u.name, u.service_user_id);
-      const ent = u.role_assignments.find((a) => !a.org_id);
-      view.enterprise.service_users.push({ name: u.name, role: ent?.role.role_name ?? null });
-    }
-  }
+  if (e.has('service_users')) out.service_users = await readServiceUsers(r);
   if (e.has('playbooks')) {
-    const books = (await all<Playbook>('playbooks.enterprise.list', { query: { access_type: 'enterprise' } })).filter(
+    const books = (await all('playbooks.enterprise.list', { query: { access_type: 'enterprise' } })).filter(
       (p) => p.access_type === 'enterprise',
     );
-    view.enterprise.playbooks = dedupe(books, (p) => p.title, 'enterprise playbook', warnings).map((p) => {
+    out.playbooks = dedupe(books, (p) => p.title, 'enterprise playbook', r.warnings).map((p) => {
       ids.entPlaybooks.set(p.title, p.playbook_id);
       return playbookItemOf(p);
     });
   }
+  return out;
+}
 
-  for (const o of orgList) {
-    if (ids.orgs.get(o.name) !== o.org_id) continue;
-    const kinds: Set<OrgKind> | undefined = needs.all
-      ? new Set<OrgKind>(['tags', 'default_tag', 'git', ...ORG_SET_FIELDS])
-      : needs.orgs.get(o.name);
-    const live: LiveOrg = {
-      name: o.name,
-      org_id: o.org_id,
-      acu_limit: o.max_cycle_acu_limit ?? null,
-      session_acu_limit: o.max_session_acu_limit ?? null,
-    };
-    view.organizations.push(live);
-    if (!kinds) continue;
-    const orgIds = {
-      folders: new Map(),
-      notes: new Map(),
-      playbooks: new Map(),
-      schedules: new Map(),
-      secrets: new Map(),
-      git: [] as GitPermission[],
-    };
-    ids.perOrg.set(o.name, orgIds);
-    const params = { org_id: o.org_id };
-    const where = `in ${o.name}`;
-    if (kinds.has('tags')) live.allowed_tags = (await upstream.call('organizations.tags.get', { params, signal })).tags;
-    if (kinds.has('default_tag')) {
-      live.default_tag = (await upstream.call('organizations.defaultTag.get', { params, signal })).default_tag ?? null;
+/** Service users that are not deleted, and which one is the console's own credential. */
+async function readServiceUsers({ upstream, signal, ids, all, warnings }: Reader): Promise<ServiceUserItem[]> {
+  const users = (await all('serviceUsers.list')).filter((u) => !u.deleted_at);
+  try {
+    ids.self = (await upstream.call('self.get', { signal })).service_user_id ?? null;
+  } catch {
+    ids.self = null;
+  }
+  const out: ServiceUserItem[] = [];
+  for (const u of users) {
+    if (ids.serviceUsers.has(u.name)) {
+      warnings.push(`Two service users are named “${u.name}”: the document manages the first one only`);
+      continue;
     }
-    if (kinds.has('git')) {
-      orgIds.git = await all<GitPermission>('gitPermissions.list', { params });
-      live.git_permissions = orgIds.git.map((p) => gitItemOf(p, connNames));
-    }
-    if (kinds.has('notes')) {
-      const tree = await upstream.call('knowledge.folders.list', { params, signal });
-      for (const f of tree.folders as FolderSummary[]) orgIds.folders.set(normalizeFolder(f.path), f.folder_id);
-      const notes = await all<KnowledgeNote>('knowledge.list', { params });
-      live.notes = dedupe(
-        notes,
-        (n) => noteKey({ name: n.name, folder: n.folder_path }),
-        `note ${where}`,
-        warnings,
-      ).map((n) => {
+    ids.serviceUsers.set(u.name, u.service_user_id);
+    const ent = u.role_assignments.find((a) => !a.org_id);
+    out.push({ name: u.name, role: ent?.role.role_name ?? null });
+  }
+  return out;
+}
+
+/** One organization's limits and what the document manages of it (`kinds`), with the ids the apply needs. */
+async function readOrganization(
+  r: Reader,
+  o: Organization,
+  kinds: Set<OrgKind> | undefined,
+  connNames: Map<string, string>,
+): Promise<LiveOrg> {
+  const { upstream, signal, all, warnings } = r;
+  const live: LiveOrg = {
+    name: o.name,
+    org_id: o.org_id,
+    acu_limit: o.max_cycle_acu_limit ?? null,
+    session_acu_limit: o.max_session_acu_limit ?? null,
+  };
+  if (!kinds) return live;
+  const orgIds = {
+    folders: new Map(),
+    notes: new Map(),
+    playbooks: new Map(),
+    schedules: new Map(),
+    secrets: new Map(),
+    git: [] as GitPermission[],
+  };
+  r.ids.perOrg.set(o.name, orgIds);
+  const params = { org_id: o.org_id };
+  const where = `in ${o.name}`;
+  if (kinds.has('tags')) live.allowed_tags = (await upstream.call('organizations.tags.get', { params, signal })).tags;
+  if (kinds.has('default_tag')) {
+    live.default_tag = (await upstream.call('organizations.defaultTag.get', { params, signal })).default_tag ?? null;
+  }
+  if (kinds.has('git')) {
+    orgIds.git = await all('gitPermissions.list', { params });
+    live.git_permissions = orgIds.git.map((p) => gitItemOf(p, connNames));
+  }
+  if (kinds.has('notes')) {
+    const tree = await upstream.call('knowledge.folders.list', { params, signal });
+    for (const f of tree.folders as FolderSummary[]) orgIds.folders.set(normalizeFolder(f.path), f.folder_id);
+    const notes = await all('knowledge.list', { params });
+    live.notes = dedupe(notes, (n) => noteKey({ name: n.name, folder: n.folder_path }), `note ${where}`, warnings).map(
+      (n) => {
         orgIds.notes.set(noteKey({ name: n.name, folder: n.folder_path }), n.note_id);
         return noteItemOf(n);
-      });
-    }
-    if (kinds.has('playbooks')) {
-      const books = (await all<Playbook>('playbooks.list', { params })).filter((p) => p.access_type !== 'enterprise');
-      live.playbooks = dedupe(books, (p) => p.title, `playbook ${where}`, warnings).map((p) => {
-        orgIds.playbooks.set(p.title, p.playbook_id);
-        return playbookItemOf(p);
-      });
-    }
-    if (kinds.has('schedules')) {
-      const schedules = await all<Schedule>('schedules.list', { params });
-      live.schedules = dedupe(schedules, (s) => s.name, `schedule ${where}`, warnings).map((s) => {
-        orgIds.schedules.set(s.name, s.scheduled_session_id);
-        return scheduleItemOf(s);
-      });
-    }
-    if (kinds.has('secrets')) {
-      const secrets = (await all<Secret>('secrets.list', { params })).filter(
-        (s) => s.access_type !== 'personal' && s.key,
-      );
-      live.secrets = dedupe(secrets, (s) => s.key ?? '', `secret ${where}`, warnings).map((s) => {
-        orgIds.secrets.set(s.key!, s.secret_id);
-        return { key: s.key!, type: s.secret_type, note: s.note ?? null, is_sensitive: s.is_sensitive };
-      });
-    }
-    if (kinds.has('idp_groups')) {
-      const groups = await all<IdpGroup>('idpGroups.organization.roles.list', { params });
-      live.idp_groups = groups.map((g) => ({
-        name: g.idp_group_name,
-        role: g.role_assignments?.find((a) => a.org_id === o.org_id)?.role.role_name ?? null,
-      }));
-    }
+      },
+    );
   }
-  return { view, ids, fingerprint: fingerprintOf(view), warnings };
+  if (kinds.has('playbooks')) {
+    const books = (await all('playbooks.list', { params })).filter((p) => p.access_type !== 'enterprise');
+    live.playbooks = dedupe(books, (p) => p.title, `playbook ${where}`, warnings).map((p) => {
+      orgIds.playbooks.set(p.title, p.playbook_id);
+      return playbookItemOf(p);
+    });
+  }
+  if (kinds.has('schedules')) {
+    const schedules = await all('schedules.list', { params });
+    live.schedules = dedupe(schedules, (s) => s.name, `schedule ${where}`, warnings).map((s) => {
+      orgIds.schedules.set(s.name, s.scheduled_session_id);
+      return scheduleItemOf(s);
+    });
+  }
+  if (kinds.has('secrets')) {
+    const secrets = (await all('secrets.list', { params })).filter((s) => s.access_type !== 'personal' && s.key);
+    live.secrets = dedupe(secrets, (s) => s.key ?? '', `secret ${where}`, warnings).map((s) => {
+      orgIds.secrets.set(s.key!, s.secret_id);
+      return { key: s.key!, type: s.secret_type, note: s.note ?? null, is_sensitive: s.is_sensitive };
+    });
+  }
+  if (kinds.has('idp_groups')) {
+    const groups = await all('idpGroups.organization.roles.list', { params });
+    live.idp_groups = groups.map((g) => ({
+      name: g.idp_group_name,
+      role: g.role_assignments?.find((a) => a.org_id === o.org_id)?.role.role_name ?? null,
+    }));
+  }
+  return live;
 }
 
 function dedupe<T>(items: T[], key: (t: T) => string, what: string, warnings: string[]): T[] {
