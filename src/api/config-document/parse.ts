@@ -253,22 +253,28 @@ function mergeSet<T>(into: ManagedSet<T> | undefined, from: ManagedSet<T>, key: 
   return { manage: into.manage === 'all' || from.manage === 'all' ? 'all' : 'listed', items: [...byKey.values()] };
 }
 
+/** A set as the document may write it: a plain list, or `{ manage, items }`. */
+type WrittenSet<T> = T[] | { manage: Manage; items: T[] };
+
+const isSetField = (k: string): k is keyof SetFields => (ORG_SET_FIELDS as readonly string[]).includes(k);
+
+/** Merges the set `field` as `src` writes it into `out`, by the set's key. */
+function mergeSetField<K extends keyof SetFields>(
+  out: { [F in K]?: ManagedSet<SetFields[F]> },
+  field: K,
+  written: WrittenSet<SetFields[K]> | undefined,
+) {
+  const set = asSet(written);
+  if (set) out[field] = mergeSet(out[field], set, SET_KEYS[field]);
+}
+
 /** Applies `src` over `acc`: whole values replace, sets merge by key (the later item wins). */
 function mergeSettings(acc: OrgSettings, src: Fragment | OrganizationItem): OrgSettings {
   const out: OrgSettings = { ...acc };
   for (const [k, v] of Object.entries(src)) {
     if (v === undefined || k === 'name' || k === 'include') continue;
-    if ((ORG_SET_FIELDS as readonly string[]).includes(k)) {
-      const field = k as keyof SetFields;
-      const set = asSet(v as never) as ManagedSet<never>;
-      (out as Record<string, unknown>)[field] = mergeSet(
-        out[field] as ManagedSet<never> | undefined,
-        set,
-        SET_KEYS[field] as (t: never) => string,
-      );
-    } else {
-      (out as Record<string, unknown>)[k] = v;
-    }
+    if (isSetField(k)) mergeSetField(out, k, src[k]);
+    else (out as Record<string, unknown>)[k] = v;
   }
   return out;
 }
@@ -287,6 +293,26 @@ function checkUnique<T>(
     if (seen.has(k)) at(path, `${what} “${label(item)}” is named twice here: each ${what} appears once`);
     seen.add(k);
   });
+}
+
+/** Refuses an item written twice in one set of one organization (by the set's key). */
+function checkUniqueSet<K extends keyof SetFields>(
+  field: K,
+  written: WrittenSet<SetFields[K]> | undefined,
+  path: PropertyKey[],
+  at: At,
+) {
+  const own = asSet(written);
+  if (!own) return;
+  const key = SET_KEYS[field];
+  checkUnique(
+    own.items,
+    key,
+    (t) => key(t).replace('\u0000', ' ').trim(),
+    [...path, field],
+    at,
+    field.replace(/s$/, '').replace('_', ' '),
+  );
 }
 
 function expand(doc: ConfigDocument, at: At): ExpandedConfig | null {
@@ -315,18 +341,7 @@ function expand(doc: ConfigDocument, at: At): ExpandedConfig | null {
     });
     acc = mergeSettings(acc, org);
     // Sets written twice under one organization (its own list) are refused; a fragment's item overridden is not.
-    for (const field of ORG_SET_FIELDS) {
-      const own = asSet(org[field] as never) as ManagedSet<{ name?: string }> | undefined;
-      if (own)
-        checkUnique(
-          own.items,
-          SET_KEYS[field] as (t: unknown) => string,
-          (t) => (SET_KEYS[field] as (t: unknown) => string)(t).replace('\u0000', ' ').trim(),
-          [...path, field],
-          at,
-          field.replace(/s$/, '').replace('_', ' '),
-        );
-    }
+    for (const field of ORG_SET_FIELDS) checkUniqueSet(field, org[field], path, at);
     if (acc.git_permissions) {
       checkUnique(
         acc.git_permissions,
