@@ -61,6 +61,18 @@ interface PlanFile {
   secret_env: string[];
 }
 
+/** What the command line asked for, after its flags and options are taken out. */
+interface Options {
+  /** The arguments left: the command's own (its FILE). */
+  args: string[];
+  json: boolean;
+  prune: boolean;
+  yes: boolean;
+  outFile: string | undefined;
+}
+
+type ConsoleApi = ReturnType<typeof client>;
+
 export async function runConfigCli(io: CliIo): Promise<number> {
   const args = [...io.argv];
   const flag = (name: string) => {
@@ -82,170 +94,28 @@ export async function runConfigCli(io: CliIo): Promise<number> {
       io.out(USAGE);
       return args.length === 0 && io.argv.length === 0 ? 1 : 0;
     }
-    const json = flag('--json');
-    const prune = flag('--prune');
-    const yes = flag('--yes');
-    const outFile = option('--out');
+    const opts: Options = {
+      args,
+      json: flag('--json'),
+      prune: flag('--prune'),
+      yes: flag('--yes'),
+      outFile: option('--out'),
+    };
     const command = args.shift();
     const unknown = args.filter((a) => a.startsWith('-'));
     if (unknown.length) throw new CliError(`Unknown option ${unknown.join(', ')}\n\n${USAGE}`);
     const consoleApi = client(io.env);
     switch (command) {
-      case 'schema': {
-        const schema = await consoleApi.get('/console/configuration/schema');
-        await emit(io, outFile, `${JSON.stringify(schema, null, 2)}\n`);
-        return 0;
-      }
-      case 'export': {
-        const exported = (await consoleApi.get('/console/configuration/export')) as {
-          document: string;
-          resources: number;
-        };
-        await emit(io, outFile, exported.document);
-        if (outFile)
-          io.err(
-            `Wrote ${exported.resources} resources to ${outFile}. Secrets are named by key; their values are not exported.`,
-          );
-        return 0;
-      }
-      case 'validate': {
-        const { file, text } = await readDocument(args.shift());
-        const v = (await consoleApi.post('/console/configuration/validate', { document: text, file })) as {
-          valid: boolean;
-          errors: DocumentError[];
-          more_errors: number;
-          resources: number;
-        };
-        if (json) io.out(JSON.stringify(v, null, 2));
-        else if (v.valid) io.out(`${file}: valid (${v.resources} resources)`);
-        else printErrors(io, v.errors, v.more_errors);
-        return v.valid ? 0 : 1;
-      }
-      case 'plan': {
-        const { file, text } = await readDocument(args.shift());
-        const plan = (await consoleApi.post('/console/configuration/plan', {
-          document: text,
-          file,
-          prune,
-        })) as ConfigPlan;
-        if (json) io.out(JSON.stringify(plan, null, 2));
-        else printPlan(io, file, plan);
-        if (outFile) {
-          const saved: PlanFile = {
-            kind: 'agent-platform-config-plan',
-            file,
-            document: text,
-            prune,
-            plan_id: plan.plan_id,
-            fingerprint: plan.fingerprint,
-            counts: plan.counts,
-            changes: plan.changes,
-            secret_env: plan.secret_env,
-          };
-          await writeFile(outFile, `${JSON.stringify(saved, null, 2)}\n`);
-          io.err(`Saved the plan to ${outFile}: apply it with npm run config -- apply ${outFile}`);
-        }
-        return plan.changes.length === 0 ? 0 : 2;
-      }
-      case 'apply': {
-        const { file, text } = await readDocument(args.shift());
-        let saved: PlanFile | null = null;
-        try {
-          const parsed = JSON.parse(text) as Partial<PlanFile>;
-          if (parsed && parsed.kind === 'agent-platform-config-plan') saved = parsed as PlanFile;
-        } catch {
-          // a document, not a plan file
-        }
-        let request: { document: string; file: string; prune: boolean; plan_id: string; secretEnv: string[] };
-        if (saved) {
-          if (prune && !saved.prune)
-            throw new CliError('--prune is part of the plan: make the plan with plan --prune --out');
-          request = {
-            document: saved.document,
-            file: saved.file,
-            prune: saved.prune,
-            plan_id: saved.plan_id,
-            secretEnv: saved.secret_env,
-          };
-          if (!json) io.err(`Applying the plan saved in ${file} (${describeCounts(saved.counts)}).`);
-        } else {
-          const plan = (await consoleApi.post('/console/configuration/plan', {
-            document: text,
-            file,
-            prune,
-          })) as ConfigPlan;
-          if (!json) printPlan(io, file, plan);
-          if (plan.changes.length > 0 && !yes) {
-            io.err(
-              'Nothing was applied. Review the plan above, then apply it with --yes (or save it with plan --out and apply the file).',
-            );
-            return 1;
-          }
-          request = { document: text, file, prune, plan_id: plan.plan_id, secretEnv: plan.secret_env };
-        }
-        const missing = request.secretEnv.filter((name) => !io.env[name]);
-        if (missing.length > 0) {
-          throw new CliError(
-            `The plan creates secrets whose values come from the environment; set ${missing.join(', ')} and apply again. Nothing was applied.`,
-          );
-        }
-        const secret_values = Object.fromEntries(request.secretEnv.map((name) => [name, io.env[name]!]));
-        const applyId = randomUUID().replace(/-/g, '');
-        let done = false;
-        const shown = new Set<number>();
-        const follow = async () => {
-          while (!done) {
-            await new Promise((r) => setTimeout(r, io.pollMs ?? 400));
-            if (done) break;
-            try {
-              const p = (await consoleApi.get(`/console/configuration/applies/${applyId}`)) as ConfigProgress;
-              p.steps.forEach((s, i) => {
-                if (shown.has(i) || json) return;
-                shown.add(i);
-                io.err(
-                  `${s.status === 'applied' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${stepLine(s)}${s.error ? `: ${s.error}` : ''}`,
-                );
-              });
-              if (p.waiting_s > 0 && !json) io.err(`  waiting ${p.waiting_s} s for the API's rate limit…`);
-            } catch {
-              // progress is best effort; the apply's own answer is the report
-            }
-          }
-        };
-        void io.interrupted?.then(async () => {
-          if (done) return;
-          io.err('Stopping after the step under way…');
-          await consoleApi.post(`/console/configuration/applies/${applyId}/cancel`, undefined).catch(() => undefined);
-        });
-        const following = follow();
-        let report: ConfigReport;
-        try {
-          report = (await consoleApi.post('/console/configuration/apply', {
-            document: request.document,
-            file: request.file,
-            prune: request.prune,
-            plan_id: request.plan_id,
-            secret_values,
-            apply_id: applyId,
-          })) as ConfigReport;
-        } finally {
-          done = true;
-          await following;
-        }
-        if (json) io.out(JSON.stringify(report, null, 2));
-        else {
-          report.steps.forEach((s, i) => {
-            if (!shown.has(i))
-              io.err(
-                `${s.status === 'applied' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${stepLine(s)}${s.error ? `: ${s.error}` : ''}`,
-              );
-          });
-          io.out(
-            `${report.message}${report.revision_id ? ` (revision ${report.revision_id})` : ''}${report.waited_s ? `; waited ${report.waited_s} s for the rate limit` : ''}`,
-          );
-        }
-        return report.status === 'applied' ? 0 : 1;
-      }
+      case 'schema':
+        return await schemaCommand(io, consoleApi, opts);
+      case 'export':
+        return await exportCommand(io, consoleApi, opts);
+      case 'validate':
+        return await validateCommand(io, consoleApi, opts);
+      case 'plan':
+        return await planCommand(io, consoleApi, opts);
+      case 'apply':
+        return await applyCommand(io, consoleApi, opts);
       default:
         throw new CliError(`Unknown command ${command ?? ''}\n\n${USAGE}`);
     }
@@ -259,6 +129,187 @@ export async function runConfigCli(io: CliIo): Promise<number> {
     io.err(err instanceof Error ? err.message : String(err));
     return 1;
   }
+}
+
+async function schemaCommand(io: CliIo, consoleApi: ConsoleApi, { outFile }: Options) {
+  const schema = await consoleApi.get('/console/configuration/schema');
+  await emit(io, outFile, `${JSON.stringify(schema, null, 2)}\n`);
+  return 0;
+}
+
+async function exportCommand(io: CliIo, consoleApi: ConsoleApi, { outFile }: Options) {
+  const exported = (await consoleApi.get('/console/configuration/export')) as { document: string; resources: number };
+  await emit(io, outFile, exported.document);
+  if (outFile)
+    io.err(
+      `Wrote ${exported.resources} resources to ${outFile}. Secrets are named by key; their values are not exported.`,
+    );
+  return 0;
+}
+
+async function validateCommand(io: CliIo, consoleApi: ConsoleApi, { args, json }: Options) {
+  const { file, text } = await readDocument(args.shift());
+  const v = (await consoleApi.post('/console/configuration/validate', { document: text, file })) as {
+    valid: boolean;
+    errors: DocumentError[];
+    more_errors: number;
+    resources: number;
+  };
+  if (json) io.out(JSON.stringify(v, null, 2));
+  else if (v.valid) io.out(`${file}: valid (${v.resources} resources)`);
+  else printErrors(io, v.errors, v.more_errors);
+  return v.valid ? 0 : 1;
+}
+
+/** Exit 0 when there is nothing to change, 2 when there is (so scripts can tell drift). */
+async function planCommand(io: CliIo, consoleApi: ConsoleApi, { args, json, prune, outFile }: Options) {
+  const { file, text } = await readDocument(args.shift());
+  const plan = (await consoleApi.post('/console/configuration/plan', { document: text, file, prune })) as ConfigPlan;
+  if (json) io.out(JSON.stringify(plan, null, 2));
+  else printPlan(io, file, plan);
+  if (outFile) {
+    const saved: PlanFile = {
+      kind: 'agent-platform-config-plan',
+      file,
+      document: text,
+      prune,
+      plan_id: plan.plan_id,
+      fingerprint: plan.fingerprint,
+      counts: plan.counts,
+      changes: plan.changes,
+      secret_env: plan.secret_env,
+    };
+    await writeFile(outFile, `${JSON.stringify(saved, null, 2)}\n`);
+    io.err(`Saved the plan to ${outFile}: apply it with npm run config -- apply ${outFile}`);
+  }
+  return plan.changes.length === 0 ? 0 : 2;
+}
+
+/** What an apply sends: the reviewed document and plan, and the environment variables its secrets need. */
+interface ApplyRequest {
+  document: string;
+  file: string;
+  prune: boolean;
+  plan_id: string;
+  secretEnv: string[];
+}
+
+async function applyCommand(io: CliIo, consoleApi: ConsoleApi, opts: Options) {
+  const request = await applyRequestOf(io, consoleApi, opts);
+  if (!request) return 1;
+  const missing = request.secretEnv.filter((name) => !io.env[name]);
+  if (missing.length > 0) {
+    throw new CliError(
+      `The plan creates secrets whose values come from the environment; set ${missing.join(', ')} and apply again. Nothing was applied.`,
+    );
+  }
+  const secret_values = Object.fromEntries(request.secretEnv.map((name) => [name, io.env[name]!]));
+  const applyId = randomUUID().replace(/-/g, '');
+  const progress = followApply(io, consoleApi, applyId, opts.json);
+  let report: ConfigReport;
+  try {
+    report = (await consoleApi.post('/console/configuration/apply', {
+      document: request.document,
+      file: request.file,
+      prune: request.prune,
+      plan_id: request.plan_id,
+      secret_values,
+      apply_id: applyId,
+    })) as ConfigReport;
+  } finally {
+    await progress.stop();
+  }
+  if (opts.json) io.out(JSON.stringify(report, null, 2));
+  else {
+    report.steps.forEach((s, i) => {
+      if (!progress.shown.has(i)) io.err(progressLine(s));
+    });
+    io.out(
+      `${report.message}${report.revision_id ? ` (revision ${report.revision_id})` : ''}${report.waited_s ? `; waited ${report.waited_s} s for the rate limit` : ''}`,
+    );
+  }
+  return report.status === 'applied' ? 0 : 1;
+}
+
+/**
+ * A plan saved by `plan --out` is applied as saved; a document is planned and shown first, and applied only
+ * with --yes (null: nothing to apply without it).
+ */
+async function applyRequestOf(
+  io: CliIo,
+  consoleApi: ConsoleApi,
+  { args, json, prune, yes }: Options,
+): Promise<ApplyRequest | null> {
+  const { file, text } = await readDocument(args.shift());
+  let saved: PlanFile | null = null;
+  try {
+    const parsed = JSON.parse(text) as Partial<PlanFile>;
+    if (parsed && parsed.kind === 'agent-platform-config-plan') saved = parsed as PlanFile;
+  } catch {
+    // a document, not a plan file
+  }
+  if (saved) {
+    if (prune && !saved.prune) throw new CliError('--prune is part of the plan: make the plan with plan --prune --out');
+    if (!json) io.err(`Applying the plan saved in ${file} (${describeCounts(saved.counts)}).`);
+    return {
+      document: saved.document,
+      file: saved.file,
+      prune: saved.prune,
+      plan_id: saved.plan_id,
+      secretEnv: saved.secret_env,
+    };
+  }
+  const plan = (await consoleApi.post('/console/configuration/plan', { document: text, file, prune })) as ConfigPlan;
+  if (!json) printPlan(io, file, plan);
+  if (plan.changes.length > 0 && !yes) {
+    io.err(
+      'Nothing was applied. Review the plan above, then apply it with --yes (or save it with plan --out and apply the file).',
+    );
+    return null;
+  }
+  return { document: text, file, prune, plan_id: plan.plan_id, secretEnv: plan.secret_env };
+}
+
+const progressLine = (s: ConfigProgress['steps'][number]) =>
+  `${s.status === 'applied' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${stepLine(s)}${s.error ? `: ${s.error}` : ''}`;
+
+/**
+ * Prints each step as the console reports it while the apply runs (best effort: the apply's own answer is the
+ * report), and cancels the apply on Ctrl-C. `stop()` ends the polling; `shown` are the steps printed.
+ */
+function followApply(io: CliIo, consoleApi: ConsoleApi, applyId: string, json: boolean) {
+  let done = false;
+  const shown = new Set<number>();
+  const follow = async () => {
+    while (!done) {
+      await new Promise((r) => setTimeout(r, io.pollMs ?? 400));
+      if (done) break;
+      try {
+        const p = (await consoleApi.get(`/console/configuration/applies/${applyId}`)) as ConfigProgress;
+        p.steps.forEach((s, i) => {
+          if (shown.has(i) || json) return;
+          shown.add(i);
+          io.err(progressLine(s));
+        });
+        if (p.waiting_s > 0 && !json) io.err(`  waiting ${p.waiting_s} s for the API's rate limit…`);
+      } catch {
+        // progress is best effort; the apply's own answer is the report
+      }
+    }
+  };
+  void io.interrupted?.then(async () => {
+    if (done) return;
+    io.err('Stopping after the step under way…');
+    await consoleApi.post(`/console/configuration/applies/${applyId}/cancel`, undefined).catch(() => undefined);
+  });
+  const following = follow();
+  return {
+    shown,
+    async stop() {
+      done = true;
+      await following;
+    },
+  };
 }
 
 class ProblemError extends Error {
