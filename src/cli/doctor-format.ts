@@ -81,38 +81,70 @@ export function table(headers: string[], rows: string[][], width: number): strin
 
 const time = (s: number | null) => (s === null ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
-export function formatReport(report: DoctorReport, opts: FormatOptions): string {
-  const { color, width } = opts;
-  // A report without its screens (written before they were part of it): marked from its operations.
-  const screens =
-    report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published);
-  const out: string[] = [];
+/** The report's lines as they are written, with the section's helpers. */
+interface Writer {
+  out: string[];
+  color: boolean;
+  width: number;
   /** A line of prose, wrapped to the width with its continuation lines indented. */
-  const say = (text: string, indent = '  ') => {
-    const [first, ...rest] = wrap(text, width - indent.length - 2, width - indent.length);
-    out.push(`${indent}${first}`, ...rest.map((l) => `${indent}  ${l}`));
-  };
-  const heading = (n: number, title: string, v: DoctorVerdict) => {
-    out.push('');
-    // Measured unpainted: escape codes take no room on the screen.
-    const head = `${n}. ${title}  [${LABEL[v.level]}] `;
-    const [first, ...rest] = wrap(v.line, width - 2, width - head.length);
-    out.push(
-      `${paint(`${n}. ${title}`, '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
-      ...rest.map((l) => `  ${l}`),
-    );
-  };
+  say(text: string, indent?: string): void;
+  /** A numbered section's title and its verdict. */
+  heading(n: number, title: string, v: DoctorVerdict): void;
+}
 
+function writer({ color, width }: FormatOptions): Writer {
+  const out: string[] = [];
+  return {
+    out,
+    color,
+    width,
+    say(text, indent = '  ') {
+      const [first, ...rest] = wrap(text, width - indent.length - 2, width - indent.length);
+      out.push(`${indent}${first}`, ...rest.map((l) => `${indent}  ${l}`));
+    },
+    heading(n, title, v) {
+      out.push('');
+      // Measured unpainted: escape codes take no room on the screen.
+      const head = `${n}. ${title}  [${LABEL[v.level]}] `;
+      const [first, ...rest] = wrap(v.line, width - 2, width - head.length);
+      out.push(
+        `${paint(`${n}. ${title}`, '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
+        ...rest.map((l) => `  ${l}`),
+      );
+    },
+  };
+}
+
+export function formatReport(report: DoctorReport, opts: FormatOptions): string {
+  const w = writer(opts);
+  writeSummary(w, report);
+  writeReach(w, report.reach);
+  writeIdentity(w, report.identity);
+  writeOperations(w, report.operations);
+  // A report without its screens (written before they were part of it): marked from its operations.
+  writeScreens(
+    w,
+    report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published),
+  );
+  writeConformance(w, report.conformance);
+  writeRateLimit(w, report.rate_limit);
+  w.out.push('');
+  return w.out.join('\n');
+}
+
+/** What was checked, when, how long it took, and the overall verdict. */
+function writeSummary({ out, color, width }: Writer, report: DoctorReport) {
   out.push(
     `${paint('Agent Platform doctor', '1', color)}: ${report.target.base_url} (${report.target.mode === 'sandbox' ? 'embedded sandbox' : 'configured upstream'}), ${time(report.started_at)}, ${(report.duration_ms / 1000).toFixed(1)} s`,
   );
   const verdict = `[${LABEL[report.verdict.level]}]`;
   const [first, ...rest] = wrap(report.verdict.line, width - 2, width - verdict.length - 1);
   out.push(`${paint(verdict, COLOR[report.verdict.level], color)} ${first}`, ...rest.map((l) => `  ${l}`));
+}
 
-  const r = report.reach;
-  heading(1, 'Reach', r.verdict);
-  out.push(
+function writeReach(w: Writer, r: DoctorReport['reach']) {
+  w.heading(1, 'Reach', r.verdict);
+  w.out.push(
     ...table(
       ['CHECK', 'RESULT'],
       [
@@ -138,14 +170,15 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
         ],
         ...(r.problem ? [['problem', r.problem]] : []),
       ],
-      width,
+      w.width,
     ),
   );
+}
 
-  const id = report.identity;
-  heading(2, 'Identity', id.verdict);
+function writeIdentity(w: Writer, id: DoctorReport['identity']) {
+  w.heading(2, 'Identity', id.verdict);
   const p = id.principal;
-  out.push(
+  w.out.push(
     ...table(
       ['CHECK', 'RESULT'],
       [
@@ -176,14 +209,17 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
             ]
           : []),
       ],
-      width,
+      w.width,
     ),
   );
+}
 
-  const ops = report.operations;
-  heading(3, 'What this credential may do', ops.verdict);
+/** Each operation tried with the credential, then the paths an upstream serves an operation at. */
+function writeOperations(w: Writer, ops: DoctorReport['operations']) {
+  const { out, color, width } = w;
+  w.heading(3, 'What this credential may do', ops.verdict);
   const c = ops.counts;
-  say(
+  w.say(
     `${c.allowed} allowed, ${c.refused} refused, ${c.not_present} not present, ${c.failed} failed, ${c.skipped} skipped`,
   );
   const outcomeText = (o: (typeof ops.items)[number]) =>
@@ -209,17 +245,19 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
   if (paths.length > 0) {
     out.push('');
     out.push(`  ${paint('Paths the upstream serves', '1', color)} (operations known at more than one path)`);
-    for (const p of paths) say(p.line);
+    for (const p of paths) w.say(p.line);
   }
+}
+
+/** Which screens of the console work with this credential (part of section 3, under its own verdict). */
+function writeScreens({ out, color, width }: Writer, screens: NonNullable<DoctorReport['screens']>) {
   const v = screensVerdict(screens);
   out.push('');
-  {
-    const [first, ...rest] = wrap(v.line, width - 4, width - `  Screens of the console  [${LABEL[v.level]}] `.length);
-    out.push(
-      `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
-      ...rest.map((l) => `    ${l}`),
-    );
-  }
+  const [first, ...rest] = wrap(v.line, width - 4, width - `  Screens of the console  [${LABEL[v.level]}] `.length);
+  out.push(
+    `  ${paint('Screens of the console', '1', color)}  ${paint(`[${LABEL[v.level]}]`, COLOR[v.level], color)} ${first}`,
+    ...rest.map((l) => `    ${l}`),
+  );
   out.push(
     ...table(
       ['SCREEN', 'NEEDS', 'WORKS', 'WHY'],
@@ -227,25 +265,27 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
       width,
     ),
   );
+}
 
-  const conf = report.conformance;
-  heading(4, 'Conformance', conf.verdict);
-  say(
+function writeConformance(w: Writer, conf: DoctorReport['conformance']) {
+  w.heading(4, 'Conformance', conf.verdict);
+  w.say(
     `${conf.checked} answers checked, ${conf.conforming} conforming; ${conf.unknown_fields.count} unknown extra fields (counted, not errors)`,
   );
   if (conf.issues.length > 0) {
-    out.push(
+    w.out.push(
       ...table(
         ['OPERATION', 'WHERE', 'DEFECT', 'WHAT'],
         conf.issues.map((i) => [i.operation_id, i.where, i.kind.replace(/_/g, ' '), i.message]),
-        width,
+        w.width,
       ),
     );
   }
+}
 
-  const rl = report.rate_limit;
-  heading(5, 'Rate limiting', rl.verdict);
-  out.push(
+function writeRateLimit(w: Writer, rl: DoctorReport['rate_limit']) {
+  w.heading(5, 'Rate limiting', rl.verdict);
+  w.out.push(
     ...table(
       ['CHECK', 'RESULT'],
       [
@@ -255,9 +295,7 @@ export function formatReport(report: DoctorReport, opts: FormatOptions): string 
         ['waited for 429s', `${(rl.waited_ms / 1000).toFixed(1)} s`],
         ['pace kept', `at most ${rl.max_per_second} requests within a second; at least ${rl.min_interval_ms} ms apart`],
       ],
-      width,
+      w.width,
     ),
   );
-  out.push('');
-  return out.join('\n');
 }
