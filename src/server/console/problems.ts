@@ -1,14 +1,9 @@
 /**
- * Problems of the console's own endpoints: one error class, one body reader with every bound (size, shape,
- * error count), and one writer that redacts the credential from whatever it answers, including a detail the
- * upstream wrote.
+ * Problems of the console's own endpoints: one error class, the largest body they accept, and one writer that
+ * redacts the credential from whatever it answers, including a detail the upstream wrote.
  */
 import type { Context } from 'hono';
-import type { z } from 'zod';
-import { checkJsonBounds, DEFAULT_JSON_BOUNDS, type JsonBounds } from '../../api/bounds';
-import { capFieldErrors, issuesToFieldErrors } from '../../api/problem';
-import { HttpProblem, httpProblemResponse, problemResponse, summarizeFieldErrors } from '../../node/problem-writer';
-import { BodyTooLarge, readTextCapped } from '../../node/read-body';
+import { HttpProblem, httpProblemResponse, problemResponse } from '../../node/problem-writer';
 import type { Redactor } from '../redact';
 import { UpstreamProblem } from './upstream-client';
 import { StoreUnavailable } from './storage/postgres';
@@ -23,37 +18,6 @@ export function storeUnavailableDetail(err: StoreUnavailable): string {
 
 /** Largest body a `/console` endpoint accepts: a git-permission set at its limit, with its base, fits. */
 export const CONSOLE_MAX_BODY_BYTES = 2 * 1_048_576;
-
-/** Reads and validates a JSON body: at most CONSOLE_MAX_BODY_BYTES, within the JSON bounds, then the schema. */
-export async function readConsoleBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  bounds?: Partial<JsonBounds>,
-): Promise<z.output<S>> {
-  let text: string;
-  try {
-    text = await readTextCapped(c.req.raw, CONSOLE_MAX_BODY_BYTES);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) throw new HttpProblem(413, err.message);
-    throw err;
-  }
-  let raw: unknown;
-  try {
-    raw = text ? JSON.parse(text) : {};
-  } catch {
-    throw new HttpProblem(422, 'The request body is not valid JSON', {
-      errors: [{ loc: ['body'], msg: 'The request body is not valid JSON', type: 'json_invalid' }],
-    });
-  }
-  const outOfBounds = checkJsonBounds(raw, 'body', { ...DEFAULT_JSON_BOUNDS, ...bounds });
-  if (outOfBounds) throw new HttpProblem(422, outOfBounds.msg, { errors: [outOfBounds] });
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    const errors = capFieldErrors(issuesToFieldErrors('body', r.error.issues));
-    throw new HttpProblem(422, summarizeFieldErrors(errors), { errors });
-  }
-  return r.data;
-}
 
 /** Turns what an endpoint threw into a problem answer; unknown errors are logged by kind only, never by content. */
 export function consoleErrorResponse(c: Context, err: unknown, redactor: Redactor, what: string): Response {
