@@ -6,74 +6,28 @@
  * as a new revision"; and the history of applies with their plans.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { useWatch } from 'react-hook-form';
-import {
-  CONFIG_RESOURCE_LABELS,
-  ConfigPlanRequest,
-  type ConfigChange,
-  type ConfigPlan,
-  type ConfigReport,
-  type ConfigRevisionSummary,
-} from '@/api/console/configuration';
-import { parseConfigDocument } from '@/api/config-document/parse';
-import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { CheckboxField, Form, SubmitButton, TextareaField } from '@/components/form';
+import { useState } from 'react';
+import type { ConfigPlan, ConfigReport } from '@/api/console/configuration';
+import { DataTable } from '@/components/data-table';
 import { ProblemView } from '@/components/problem-view';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Input } from '@/components/ui/input';
 import {
-  driftQueryOptions,
   fetchExport,
-  fetchRevision,
   progressQueryOptions,
   revisionsInfiniteQueryOptions,
   useApply,
   useCancelApply,
-  useExportRevision,
   usePlan,
 } from './api';
-
-const changeCol = columnHelper<ConfigChange>();
-const changeColumns = changeCol.columns([
-  changeCol.accessor((c) => c.organization ?? (c.kind === 'organization' ? c.key : 'Enterprise'), {
-    id: 'organization',
-    header: 'Organization',
-  }),
-  changeCol.accessor((c) => CONFIG_RESOURCE_LABELS[c.kind], { id: 'resource', header: 'Resource' }),
-  changeCol.accessor('key', { header: 'Name' }),
-  changeCol.accessor('action', {
-    header: 'Change',
-    cell: (info) => (
-      <span className={info.row.original.destructive ? 'font-medium text-danger' : undefined}>
-        {info.getValue()}
-        {info.row.original.destructive ? ' (destructive)' : ''}
-      </span>
-    ),
-  }),
-  changeCol.accessor('summary', { header: 'What changes' }),
-]);
-
-const revCol = columnHelper<ConfigRevisionSummary>();
-const revisionColumns = revCol.columns([
-  revCol.accessor('revision_id', { header: 'Revision' }),
-  revCol.accessor('created_at', { header: 'When', ...timeColumn({ width: '7rem' }) }),
-  revCol.accessor((r) => (r.kind === 'export' ? 'Live state recorded' : 'Apply'), { id: 'kind', header: 'What' }),
-  revCol.accessor('status', { header: 'Status' }),
-  revCol.accessor((r) => `${r.counts.create} created, ${r.counts.update} updated, ${r.counts.delete} deleted`, {
-    id: 'counts',
-    header: 'Plan',
-  }),
-  revCol.accessor((r) => r.made_by ?? 'unknown', { id: 'made_by', header: 'By' }),
-]);
-
-type Values = { document: string; file: string; prune: boolean };
-const STARTER = 'version: 1\norganizations: []\n';
+import { revisionColumns } from './configuration-columns';
+import { DocumentSection, type DocumentValues } from './document-section';
+import { DriftSection } from './drift-section';
+import { PlanSection } from './plan-section';
 
 export function ConfigurationScreen() {
   const [document, setDocument] = useState<string | null>(null);
-  const [reviewed, setReviewed] = useState<{ plan: ConfigPlan; body: Values } | null>(null);
+  const [reviewed, setReviewed] = useState<{ plan: ConfigPlan; body: DocumentValues } | null>(null);
   const [report, setReport] = useState<ConfigReport | null>(null);
   const [applyId, setApplyId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -81,11 +35,6 @@ export function ConfigurationScreen() {
   const [loadError, setLoadError] = useState<unknown>(null);
   const plan = usePlan();
   const apply = useApply();
-  const cancel = useCancelApply();
-  const exportRevision = useExportRevision();
-  const drift = useQuery({ ...driftQueryOptions(), enabled: false });
-  const revisions = useInfiniteQuery(revisionsInfiniteQueryOptions());
-  const progress = useQuery(progressQueryOptions(apply.isPending ? applyId : null));
 
   const load = async (get: () => Promise<{ document: string }>) => {
     setLoadError(null);
@@ -124,149 +73,24 @@ export function ConfigurationScreen() {
         </p>
       </header>
 
-      <section aria-labelledby="drift-heading" className="flex flex-col gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 id="drift-heading" className="text-lg font-semibold">
-            Drift
-          </h2>
-          <Button variant="secondary" onClick={() => void drift.refetch()} disabled={drift.isFetching}>
-            {drift.isFetching ? 'Checking…' : 'Check for drift'}
-          </Button>
-          <Button variant="secondary" onClick={() => exportRevision.mutate()} disabled={exportRevision.isPending}>
-            Export live state as a new revision
-          </Button>
-        </div>
-        {drift.error ? <ProblemView error={drift.error} onRetry={() => void drift.refetch()} /> : null}
-        {drift.data ? (
-          drift.data.revision === null ? (
-            <p className="text-sm">
-              Nothing was applied through the console yet: there is no revision to compare with.
-            </p>
-          ) : drift.data.changes.length === 0 ? (
-            <p className="text-sm">Live state matches revision {drift.data.revision.revision_id}.</p>
-          ) : (
-            <>
-              <p className="text-sm">
-                {drift.data.changes.length} resources drifted from revision {drift.data.revision.revision_id}: applying
-                it again would make these changes.
-              </p>
-              <DataTable
-                label="Drift"
-                tableId="configuration-drift"
-                columns={changeColumns}
-                data={drift.data.changes}
-                getRowId={(c) => c.id}
-                empty={{ title: 'No drift' }}
-              />
-              <div>
-                <Button
-                  variant="secondary"
-                  onClick={() => void load(() => fetchRevision(drift.data!.revision!.revision_id))}
-                >
-                  Load revision {drift.data.revision.revision_id} to apply it again
-                </Button>
-              </div>
-            </>
-          )
-        ) : null}
-      </section>
+      <DriftSection onLoad={(get) => void load(get)} />
 
-      <section aria-labelledby="document-heading" className="flex flex-col gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 id="document-heading" className="text-lg font-semibold">
-            Document
-          </h2>
-          <Button variant="secondary" onClick={() => void load(fetchExport)}>
-            Load live state
-          </Button>
-        </div>
-        {loadError ? <ProblemView error={loadError} /> : null}
-        <Form
-          key={document ?? 'starter'}
-          schema={ConfigPlanRequest}
-          aria-label="Configuration document"
-          defaultValues={{ document: document ?? STARTER, file: 'document.yaml', prune: false }}
-          onSubmit={async (body) => {
-            const b = body as Values;
-            setReport(null);
-            const p = await plan.mutateAsync(b);
-            setReviewed({ plan: p, body: b });
-          }}
-          actions={<SubmitButton pendingLabel="Planning…">Plan</SubmitButton>}
-        >
-          <TextareaField
-            name="document"
-            label="Document (YAML or JSON)"
-            rows={18}
-            textareaClassName="font-mono text-xs"
-          />
-          <LineErrors />
-          <CheckboxField
-            name="prune"
-            label="Delete what the document does not name, in every set it writes (--prune)"
-          />
-        </Form>
-      </section>
+      <DocumentSection
+        document={document}
+        loadError={loadError}
+        onLoadLive={() => void load(fetchExport)}
+        onPlan={async (body) => {
+          setReport(null);
+          const p = await plan.mutateAsync(body);
+          setReviewed({ plan: p, body });
+        }}
+      />
 
       {reviewed ? (
-        <section aria-labelledby="plan-heading" className="flex flex-col gap-2">
-          <h2 id="plan-heading" className="text-lg font-semibold">
-            Plan
-          </h2>
-          {reviewed.plan.warnings.map((w) => (
-            <p key={w} className="text-warning text-sm">
-              {w}
-            </p>
-          ))}
-          <p className="text-sm" role="status">
-            {reviewed.plan.changes.length === 0
-              ? 'No changes: live state matches the document.'
-              : `${reviewed.plan.counts.create} to create, ${reviewed.plan.counts.update} to update, ${reviewed.plan.counts.delete} to delete${reviewed.plan.counts.destructive ? ` (${reviewed.plan.counts.destructive} destructive)` : ''}.`}
-          </p>
-          {reviewed.plan.changes.length > 0 ? (
-            <>
-              <DataTable
-                label="Planned changes"
-                tableId="configuration-plan"
-                columns={changeColumns}
-                data={reviewed.plan.changes}
-                getRowId={(c) => c.id}
-                empty={{ title: 'No changes' }}
-              />
-              {reviewed.plan.secret_env.map((name) => (
-                <label key={name} className="flex max-w-md flex-col gap-1 text-sm">
-                  Value of {name} (used once for the secret it creates, never stored)
-                  <Input
-                    type="password"
-                    autoComplete="off"
-                    value={values[name] ?? ''}
-                    onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-                  />
-                </label>
-              ))}
-              <div>
-                <Button onClick={() => setConfirming(true)} disabled={reviewed.plan.secret_env.some((n) => !values[n])}>
-                  Apply this plan
-                </Button>
-              </div>
-            </>
-          ) : null}
-        </section>
+        <PlanSection plan={reviewed.plan} values={values} onValues={setValues} onApply={() => setConfirming(true)} />
       ) : null}
 
-      {apply.isPending ? (
-        <section aria-label="Apply under way" className="flex flex-wrap items-center gap-2 text-sm" role="status">
-          Applying: {progress.data?.steps.length ?? 0} of {progress.data?.total ?? '…'} changes done
-          {progress.data?.waiting_s ? `; waiting ${progress.data.waiting_s} s for the API’s rate limit` : ''}.
-          <Button
-            variant="secondary"
-            onClick={() => applyId && cancel.mutate(applyId)}
-            disabled={cancel.isPending || !applyId}
-          >
-            Cancel
-          </Button>
-        </section>
-      ) : null}
+      {apply.isPending ? <ApplyUnderWay applyId={applyId} /> : null}
       {apply.error ? <ProblemView error={apply.error} /> : null}
       {report ? (
         <section aria-labelledby="report-heading" className="flex flex-col gap-1">
@@ -279,22 +103,7 @@ export function ConfigurationScreen() {
         </section>
       ) : null}
 
-      <section aria-labelledby="history-heading" className="flex flex-col gap-2">
-        <h2 id="history-heading" className="text-lg font-semibold">
-          History
-        </h2>
-        <DataTable
-          label="Applied revisions"
-          tableId="configuration-history"
-          columns={revisionColumns}
-          query={revisions}
-          getRowId={(r) => String(r.revision_id)}
-          empty={{
-            title: 'Nothing applied yet',
-            hint: 'Plan a document and apply it, or export live state as a new revision.',
-          }}
-        />
-      </section>
+      <RevisionHistory />
 
       <ConfirmDialog
         open={confirming}
@@ -313,19 +122,44 @@ export function ConfigurationScreen() {
   );
 }
 
-/** The document's errors at their lines, as one types (the reader the console uses, in the browser). */
-function LineErrors() {
-  const text = useWatch<Values, 'document'>({ name: 'document' });
-  const errors = useMemo(() => (text ? parseConfigDocument(text, 'document.yaml').errors : []), [text]);
-  if (errors.length === 0) return null;
+/** An apply's progress while it runs (steps done, waits for the API's rate limit), with its cancel. */
+function ApplyUnderWay({ applyId }: { applyId: string | null }) {
+  const progress = useQuery(progressQueryOptions(applyId));
+  const cancel = useCancelApply();
   return (
-    <ul aria-label="Errors in the document" className="flex flex-col gap-1 text-sm text-danger">
-      {errors.slice(0, 20).map((e, i) => (
-        <li key={i}>
-          {e.line ? `Line ${e.line}` : 'Document'}
-          {e.path ? ` (${e.path})` : ''}: {e.message}
-        </li>
-      ))}
-    </ul>
+    <section aria-label="Apply under way" className="flex flex-wrap items-center gap-2 text-sm" role="status">
+      Applying: {progress.data?.steps.length ?? 0} of {progress.data?.total ?? '…'} changes done
+      {progress.data?.waiting_s ? `; waiting ${progress.data.waiting_s} s for the API’s rate limit` : ''}.
+      <Button
+        variant="secondary"
+        onClick={() => applyId && cancel.mutate(applyId)}
+        disabled={cancel.isPending || !applyId}
+      >
+        Cancel
+      </Button>
+    </section>
+  );
+}
+
+/** The applies and recorded live states, newest first, with their plans' counts. */
+function RevisionHistory() {
+  const revisions = useInfiniteQuery(revisionsInfiniteQueryOptions());
+  return (
+    <section aria-labelledby="history-heading" className="flex flex-col gap-2">
+      <h2 id="history-heading" className="text-lg font-semibold">
+        History
+      </h2>
+      <DataTable
+        label="Applied revisions"
+        tableId="configuration-history"
+        columns={revisionColumns}
+        query={revisions}
+        getRowId={(r) => String(r.revision_id)}
+        empty={{
+          title: 'Nothing applied yet',
+          hint: 'Plan a document and apply it, or export live state as a new revision.',
+        }}
+      />
+    </section>
   );
 }
