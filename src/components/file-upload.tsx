@@ -71,22 +71,25 @@ export interface FileUploadProps {
   disabled?: boolean;
 }
 
-export function FileUpload({
+/**
+ * The chosen files and what happens to them: adding (checked against the size limit and the count at once),
+ * uploading on the form's `uploadAll()`, cancelling, removing, telling the form while files upload, and
+ * stopping the uploads still going when the form goes away.
+ */
+function useFileUploads({
   orgId,
   ref,
+  maxFiles,
   onBusyChange,
-  label = 'Attachments',
-  description,
-  sentWhen = 'when you submit',
-  maxFiles = ATTACHMENT_LIMITS.filesAtOnce,
-  disabled,
-}: FileUploadProps) {
+}: {
+  orgId: string;
+  ref: Ref<FileUploadHandle> | undefined;
+  maxFiles: number;
+  onBusyChange: ((busy: boolean) => void) | undefined;
+}) {
   const [items, setItems] = useState<Item[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const nextId = useRef(1);
-  const ids = useId();
   // The latest items: uploadAll reads them (it runs outside a render), and so does the unmount cleanup.
   const live = useRef(items);
   useEffect(() => {
@@ -163,6 +166,7 @@ export function FileUpload({
     });
     setItems((l) => [...l, ...added]);
   };
+  const remove = (id: number) => setItems((l) => l.filter((x) => x.id !== id));
 
   const busy = items.some((it) => it.state.status === 'uploading');
   const notify = useEffectEvent(() => onBusyChange?.(busy));
@@ -175,56 +179,92 @@ export function FileUpload({
     [],
   );
 
+  return { items, notice, add, remove };
+}
+
+/** Where files are dropped or chosen, with the limits and when they are sent. */
+function DropZone({
+  label,
+  hintId,
+  hint,
+  disabled,
+  onFiles,
+}: {
+  label: string;
+  hintId: string;
+  hint: string;
+  disabled: boolean | undefined;
+  onFiles: (files: FileList) => void;
+}) {
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (!disabled && e.dataTransfer.files.length > 0) add(e.dataTransfer.files);
+    if (!disabled && e.dataTransfer.files.length > 0) onFiles(e.dataTransfer.files);
   };
+  return (
+    <div
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!disabled) setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-testid="file-drop-zone"
+      className={cn(
+        'flex flex-col items-center gap-2 rounded-lg border border-dashed border-line bg-surface px-4 py-5 text-center text-sm',
+        dragging && 'border-accent bg-accent/5',
+        disabled && 'opacity-60',
+      )}
+    >
+      <FileUp className="size-5 text-muted" aria-hidden />
+      <p>
+        Drop files here, or{' '}
+        <Button size="sm" onClick={() => inputRef.current?.click()} disabled={disabled}>
+          choose files
+        </Button>
+      </p>
+      <p id={hintId} className="text-xs text-muted">
+        {hint}
+      </p>
+      <input
+        ref={inputRef}
+        type="file"
+        multiple
+        className="sr-only"
+        tabIndex={-1}
+        aria-label={`Choose files for ${label.toLowerCase()}`}
+        disabled={disabled}
+        onChange={(e) => {
+          if (e.target.files) onFiles(e.target.files);
+          e.target.value = '';
+        }}
+      />
+    </div>
+  );
+}
+
+export function FileUpload({
+  orgId,
+  ref,
+  onBusyChange,
+  label = 'Attachments',
+  description,
+  sentWhen = 'when you submit',
+  maxFiles = ATTACHMENT_LIMITS.filesAtOnce,
+  disabled,
+}: FileUploadProps) {
+  const { items, notice, add, remove } = useFileUploads({ orgId, ref, maxFiles, onBusyChange });
+  const ids = useId();
+  const hint = `${description ?? 'Files the agent gets with the session.'} At most ${ATTACHMENT_SIZE_LABEL} per file, ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}; they are uploaded ${sentWhen}.`;
 
   return (
     <div role="group" aria-labelledby={`${ids}-label`} aria-describedby={`${ids}-hint`} className="flex flex-col gap-2">
       <span id={`${ids}-label`} className="text-sm font-medium">
         {label}
       </span>
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (!disabled) setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="file-drop-zone"
-        className={cn(
-          'flex flex-col items-center gap-2 rounded-lg border border-dashed border-line bg-surface px-4 py-5 text-center text-sm',
-          dragging && 'border-accent bg-accent/5',
-          disabled && 'opacity-60',
-        )}
-      >
-        <FileUp className="size-5 text-muted" aria-hidden />
-        <p>
-          Drop files here, or{' '}
-          <Button size="sm" onClick={() => inputRef.current?.click()} disabled={disabled}>
-            choose files
-          </Button>
-        </p>
-        <p id={`${ids}-hint`} className="text-xs text-muted">
-          {description ?? 'Files the agent gets with the session.'} At most {ATTACHMENT_SIZE_LABEL} per file, {maxFiles}{' '}
-          {maxFiles === 1 ? 'file' : 'files'}; they are uploaded {sentWhen}.
-        </p>
-        <input
-          ref={inputRef}
-          type="file"
-          multiple
-          className="sr-only"
-          tabIndex={-1}
-          aria-label={`Choose files for ${label.toLowerCase()}`}
-          disabled={disabled}
-          onChange={(e) => {
-            if (e.target.files) add(e.target.files);
-            e.target.value = '';
-          }}
-        />
-      </div>
+      <DropZone label={label} hintId={`${ids}-hint`} hint={hint} disabled={disabled} onFiles={add} />
       {notice ? (
         <p role="status" className="text-xs text-warn">
           {notice}
@@ -237,7 +277,7 @@ export function FileUpload({
               key={it.id}
               item={it}
               onCancel={() => it.state.status === 'uploading' && it.state.handle.abort()}
-              onRemove={() => setItems((l) => l.filter((x) => x.id !== it.id))}
+              onRemove={() => remove(it.id)}
               sentWhen={sentWhen}
             />
           ))}

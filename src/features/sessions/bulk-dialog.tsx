@@ -51,32 +51,16 @@ function skipReason(kind: BulkKind, s: Session): string | null {
 }
 
 /**
- * The dialog of one bulk action on `selected`. `onClose(ran)`: the admin closed it, after the action ran or
- * before (cancelled); it cannot be closed while the action runs.
+ * Runs the action on `selected`: the sessions it does not apply to are skipped (said so), the others run a few
+ * at a time, each with its own progress; what changed is merged into the loaded lists, and a toast counts it.
  */
-export default function BulkDialog({
-  kind,
-  selected,
-  onClose,
-}: {
-  kind: BulkKind;
-  selected: readonly Session[];
-  onClose: (ran: boolean) => void;
-}) {
+function useBulkRun(selected: readonly Session[]) {
   const queryClient = useQueryClient();
-  const [tag, setTag] = useState('');
-  const [tagError, setTagError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Record<string, ItemState> | null>(null);
   const running =
     progress !== null && Object.values(progress).some((p) => p.state === 'waiting' || p.state === 'running');
-  const finished = progress !== null && !running;
 
-  const start = async (k: BulkKind) => {
-    if (k === 'tag') {
-      const parsed = Tag.safeParse(tag.trim());
-      if (!parsed.success) return setTagError(parsed.error.issues[0]?.message ?? 'Not a valid tag');
-      setTagError(null);
-    }
+  const run = async (k: BulkKind, tag: string) => {
     const todo = selected.filter((s) => !skipReason(k, s));
     const states: Record<string, ItemState> = {};
     for (const s of selected) {
@@ -91,9 +75,9 @@ export default function BulkDialog({
       for (let s = queue.shift(); s; s = queue.shift()) {
         set(s.session_id, { state: 'running' });
         try {
-          const updated = await runOne(k, s, tag.trim());
+          const updated = await runOne(k, s, tag);
           if (updated) changed.push(updated);
-          else changed.push({ ...s, tags: [...new Set([...s.tags, tag.trim()])] });
+          else changed.push({ ...s, tags: [...new Set([...s.tags, tag])] });
           set(s.session_id, { state: 'done' });
         } catch (err) {
           set(s.session_id, { state: 'failed', message: errorMessage(err) });
@@ -110,6 +94,89 @@ export default function BulkDialog({
     });
   };
 
+  return { progress, running, finished: progress !== null && !running, run };
+}
+
+/** One session's progress in the action: waiting or working, done, or why it failed or was skipped. */
+function ItemProgress({ p, done }: { p: ItemState | undefined; done: string }) {
+  if (p?.state === 'running' || p?.state === 'waiting')
+    return (
+      <span className="flex items-center gap-1 text-xs text-muted">
+        <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
+        {p.state === 'running' ? 'working' : 'waiting'}
+      </span>
+    );
+  if (p?.state === 'done')
+    return (
+      <span className="flex items-center gap-1 text-xs text-success">
+        <CheckCircle2 className="size-3.5" aria-hidden />
+        {done}
+      </span>
+    );
+  if (p?.state === 'failed')
+    return (
+      <span className="flex items-center gap-1 text-xs text-danger">
+        <CircleAlert className="size-3.5" aria-hidden />
+        {p.message}
+      </span>
+    );
+  return null;
+}
+
+/** The tag to add, with why it is refused. */
+function TagInput({ tag, error, onChange }: { tag: string; error: string | null; onChange: (tag: string) => void }) {
+  return (
+    <div className="mt-3 flex flex-col gap-1 text-sm">
+      <label htmlFor="bulk-tag">Tag</label>
+      <Input
+        id="bulk-tag"
+        value={tag}
+        maxLength={200}
+        aria-invalid={!!error}
+        aria-describedby={error ? 'bulk-tag-error' : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error && (
+        <p id="bulk-tag-error" className="text-xs text-danger">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const DESCRIPTION: Record<BulkKind, string> = {
+  terminate: 'Each session stops at once and cannot be resumed. Sessions that already ended are skipped.',
+  archive: 'Archived sessions stay readable; the Archived filter shows or hides them.',
+  tag: 'The tag is added to each session; its other tags stay.',
+};
+
+/**
+ * The dialog of one bulk action on `selected`. `onClose(ran)`: the admin closed it, after the action ran or
+ * before (cancelled); it cannot be closed while the action runs.
+ */
+export default function BulkDialog({
+  kind,
+  selected,
+  onClose,
+}: {
+  kind: BulkKind;
+  selected: readonly Session[];
+  onClose: (ran: boolean) => void;
+}) {
+  const [tag, setTag] = useState('');
+  const [tagError, setTagError] = useState<string | null>(null);
+  const { progress, running, finished, run } = useBulkRun(selected);
+
+  const start = async (k: BulkKind) => {
+    if (k === 'tag') {
+      const parsed = Tag.safeParse(tag.trim());
+      if (!parsed.success) return setTagError(parsed.error.issues[0]?.message ?? 'Not a valid tag');
+      setTagError(null);
+    }
+    await run(k, tag.trim());
+  };
+
   const close = () => {
     if (running) return;
     onClose(finished);
@@ -122,59 +189,18 @@ export default function BulkDialog({
           {VERB[kind].title} {formatNumber(selected.length)} {selected.length === 1 ? 'session' : 'sessions'}
           {finished ? ': done' : '?'}
         </AlertDialogTitle>
-        <AlertDialogDescription className="mt-1 text-sm text-muted">
-          {kind === 'terminate'
-            ? 'Each session stops at once and cannot be resumed. Sessions that already ended are skipped.'
-            : kind === 'archive'
-              ? 'Archived sessions stay readable; the Archived filter shows or hides them.'
-              : 'The tag is added to each session; its other tags stay.'}
-        </AlertDialogDescription>
-        {kind === 'tag' && !progress && (
-          <div className="mt-3 flex flex-col gap-1 text-sm">
-            <label htmlFor="bulk-tag">Tag</label>
-            <Input
-              id="bulk-tag"
-              value={tag}
-              maxLength={200}
-              aria-invalid={!!tagError}
-              aria-describedby={tagError ? 'bulk-tag-error' : undefined}
-              onChange={(e) => setTag(e.target.value)}
-            />
-            {tagError && (
-              <p id="bulk-tag-error" className="text-xs text-danger">
-                {tagError}
-              </p>
-            )}
-          </div>
-        )}
+        <AlertDialogDescription className="mt-1 text-sm text-muted">{DESCRIPTION[kind]}</AlertDialogDescription>
+        {kind === 'tag' && !progress && <TagInput tag={tag} error={tagError} onChange={setTag} />}
         <ul
           aria-label="Sessions in this action"
           className="mt-3 max-h-72 divide-y divide-line overflow-auto rounded-md border border-line text-sm"
         >
-          {selected.map((s) => {
-            const p = progress?.[s.session_id];
-            return (
-              <li key={s.session_id} className="flex items-center gap-2 px-3 py-1.5">
-                <span className="min-w-0 flex-1 truncate">{s.title || s.session_id}</span>
-                {p?.state === 'running' || p?.state === 'waiting' ? (
-                  <span className="flex items-center gap-1 text-xs text-muted">
-                    <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
-                    {p.state === 'running' ? 'working' : 'waiting'}
-                  </span>
-                ) : p?.state === 'done' ? (
-                  <span className="flex items-center gap-1 text-xs text-success">
-                    <CheckCircle2 className="size-3.5" aria-hidden />
-                    {VERB[kind].done}
-                  </span>
-                ) : p?.state === 'failed' ? (
-                  <span className="flex items-center gap-1 text-xs text-danger">
-                    <CircleAlert className="size-3.5" aria-hidden />
-                    {p.message}
-                  </span>
-                ) : null}
-              </li>
-            );
-          })}
+          {selected.map((s) => (
+            <li key={s.session_id} className="flex items-center gap-2 px-3 py-1.5">
+              <span className="min-w-0 flex-1 truncate">{s.title || s.session_id}</span>
+              <ItemProgress p={progress?.[s.session_id]} done={VERB[kind].done} />
+            </li>
+          ))}
         </ul>
         <p className="sr-only" role="status">
           {progress
