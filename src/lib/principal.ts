@@ -7,6 +7,7 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
+import { useCallback } from 'react';
 import { ANY_CREDENTIAL, type Permission, type RequiredPermission } from '@/api/permissions';
 import type { ConsoleSession } from '@/api/console/session';
 import { apiCall } from './api-client';
@@ -39,6 +40,58 @@ export function roleAllows(
   return orgId !== null && where.includes(orgId);
 }
 
+/** Why the person's console roles refuse `permission` where it is needed (`orgId` null: enterprise-wide). */
+export function roleRefusalText(permission: RequiredPermission, orgId: string | null): string {
+  return `Your console role does not allow ${permission} ${orgId ? 'in this organization' : 'across the enterprise'} (the console's policy refuses it)`;
+}
+
+/** Why the console's credential refuses `permission`. */
+export const credentialRefusalText = (permission: RequiredPermission) =>
+  `Requires the ${permission} permission, which the console's credential does not hold`;
+
+/** Whether an action may be taken, and when not, who refuses it and why in words. */
+export interface PermissionVerdict {
+  /** undefined while neither the credential nor the person's roles are known: the server decides. */
+  allowed: boolean | undefined;
+  refusedBy?: 'role' | 'credential';
+  reason?: string;
+}
+
+/**
+ * Both checks together: the person's console roles first (a refusal there holds whatever the credential may do),
+ * then the credential's permissions (`GET /v3/self`, when the API says).
+ */
+export function permissionVerdict(
+  self: { permissions?: readonly string[] | null } | undefined,
+  session: Pick<ConsoleSession, 'permissions' | 'roles'> | undefined,
+  permission: RequiredPermission,
+  orgId: string | null,
+): PermissionVerdict {
+  if (roleAllows(session, permission, orgId) === false) {
+    return { allowed: false, refusedBy: 'role', reason: roleRefusalText(permission, orgId) };
+  }
+  // Any credential the API accepts may call an `AnyCredential` operation.
+  if (permission === ANY_CREDENTIAL) return { allowed: self ? true : undefined };
+  const list = self?.permissions;
+  if (!list) return { allowed: undefined };
+  return list.includes(permission)
+    ? { allowed: true }
+    : { allowed: false, refusedBy: 'credential', reason: credentialRefusalText(permission) };
+}
+
+/**
+ * The check for many actions at once (a list of screens, a menu): `check(permission, orgId)` says whether the
+ * person and the credential allow it there, and why not.
+ */
+export function usePermissionCheck(): (permission: RequiredPermission, orgId: string | null) => PermissionVerdict {
+  const self = useQuery(selfQueryOptions());
+  const session = useQuery(consoleSessionQueryOptions());
+  return useCallback(
+    (permission, orgId) => permissionVerdict(self.data, session.data, permission, orgId),
+    [self.data, session.data],
+  );
+}
+
 /**
  * Why the person's roles refused a permission, by permission, as the last check rendered found it: read by
  * `missingPermissionTitle`, which callers give only the permission and the answer.
@@ -54,23 +107,14 @@ export function useHasPermission(permission: RequiredPermission, orgId?: string 
   const session = useQuery(consoleSessionQueryOptions());
   const params = useParams({ strict: false }) as { orgId?: string };
   const org = orgId !== undefined ? orgId : (params.orgId ?? null);
-  const person = roleAllows(session.data, permission, org);
-  if (person === false) {
-    refusedByRole.set(permission, org);
-    return false;
-  }
-  refusedByRole.delete(permission);
-  const list = self.data?.permissions;
-  // Any credential the API accepts may call an `AnyCredential` operation.
-  if (permission === ANY_CREDENTIAL) return self.data ? true : undefined;
-  return list ? list.includes(permission) : undefined;
+  const verdict = permissionVerdict(self.data, session.data, permission, org);
+  if (verdict.refusedBy === 'role') refusedByRole.set(permission, org);
+  else refusedByRole.delete(permission);
+  return verdict.allowed;
 }
 
 export function missingPermissionTitle(permission: Permission, has: boolean | undefined): string | undefined {
   if (has !== false) return undefined;
-  if (refusedByRole.has(permission)) {
-    const org = refusedByRole.get(permission);
-    return `Your console role does not allow ${permission} ${org ? 'in this organization' : 'across the enterprise'}`;
-  }
-  return `Requires the ${permission} permission, which the console's credential does not hold`;
+  if (refusedByRole.has(permission)) return roleRefusalText(permission, refusedByRole.get(permission) ?? null);
+  return credentialRefusalText(permission);
 }

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { UnixSeconds } from '../conventions';
 import { defineConsoleOperations } from './define';
+import { ENTERPRISE_SCREENS, ORGANIZATION_SCREENS } from './screens';
 
 export const VERDICT_LEVELS = ['ok', 'warn', 'fail', 'skipped'] as const;
 export type VerdictLevel = (typeof VERDICT_LEVELS)[number];
@@ -266,63 +267,12 @@ export const consoleDoctorOperations = defineConsoleOperations({
 });
 
 /**
- * The console's screens as the doctor sees them: every entry of the navigation (src/lib/nav.ts) with the
- * operation its first read calls and the permission that needs. Kept here, free of the browser's router and of
- * the `@/` alias, so the doctor's engine, `npm run doctor` and the Doctor screen all read it; a unit test keeps it
- * equal to the navigation.
+ * The console's screens as the doctor sees them: the navigation's entries (`screens.ts`, which the navigation
+ * links) with their section.
  */
 export const CONSOLE_SCREENS: readonly ScreenNeed[] = [
-  ...(
-    [
-      ['Organizations', '/', 'ViewAccountOrganizations', 'organizations.list'],
-      ['All sessions', '/sessions', 'ViewAccountSessions', 'sessions.enterprise.list'],
-      ['Knowledge notes', '/knowledge', 'ManageAccountKnowledge', 'knowledge.enterprise.list'],
-      ['Playbooks', '/playbooks', 'ManageAccountPlaybooks', 'playbooks.enterprise.list'],
-      ['Git connections', '/git-connections', 'ManageGitIntegrations', 'gitConnections.list'],
-      ['Audit logs', '/audit-logs', 'ViewAccountAuditLogs', 'auditLogs.list'],
-      ['Console activity', '/activity', 'ViewAccountAuditLogs', 'auditLogs.list'],
-      ['Guardrail violations', '/guardrails', 'ManageEnterpriseSettings', 'guardrails.violations.list'],
-      ['Code-scan findings', '/code-scans', 'ViewAccountCodeScans', 'codeScans.findings.list'],
-      ['Usage', '/usage', 'ManageBilling', 'consumption.daily.get'],
-      ['Capacity', '/capacity', 'ViewAccountMetrics', 'hypervisors.list'],
-      ['Searches', '/searches', 'ViewAccountSessions', 'searches.enterprise.list'],
-      ['Members', '/members', 'ViewAccountMembership', 'members.users.list'],
-      ['Roles', '/roles', 'ViewAccountMembership', 'roles.list'],
-      ['Service users', '/service-users', 'ManageAccountServiceUsers', 'serviceUsers.list'],
-      ['IdP groups', '/idp-groups', 'ManageAccountMembership', 'idpGroups.list'],
-      ['Effective access', '/access', 'ViewAccountMembership', 'members.users.list'],
-      ['Stale access', '/access-review', 'ViewAccountMembership', 'members.users.list'],
-      ['IP access list', '/settings/ip-access-list', 'ManageEnterpriseSettings', 'ipAccessList.get'],
-      ['Limits', '/settings/limits', 'ManageBilling', 'acuLimits.list'],
-      ['Configuration', '/settings/configuration', 'ViewAccountOrganizations', 'organizations.list'],
-      ['Alerts', '/alerts', 'AnyCredential', 'self.get'],
-      ['Doctor', '/doctor', 'AnyCredential', 'self.get'],
-    ] as const
-  ).map(([label, to, permission, operation]) => ({ section: 'Enterprise', label, to, permission, operation })),
-  ...(
-    [
-      ['Overview', '/orgs/$orgId', 'ViewAccountOrganizations', 'organizations.get'],
-      ['Sessions', '/orgs/$orgId/sessions', 'ViewOrgSessions', 'sessions.list'],
-      [
-        'Guardrail violations',
-        '/orgs/$orgId/guardrails',
-        'ManageEnterpriseSettings',
-        'guardrails.violations.organization.list',
-      ],
-      ['Usage', '/orgs/$orgId/usage', 'ManageBilling', 'consumption.daily.organization.get'],
-      ['Searches', '/orgs/$orgId/searches', 'ViewOrgSessions', 'searches.list'],
-      ['Git permissions', '/orgs/$orgId/git-permissions', 'ManageGitIntegrations', 'gitPermissions.list'],
-      ['Knowledge notes', '/orgs/$orgId/knowledge', 'ManageAccountKnowledge', 'knowledge.list'],
-      ['Playbooks', '/orgs/$orgId/playbooks', 'ManageAccountPlaybooks', 'playbooks.list'],
-      ['Schedules', '/orgs/$orgId/schedules', 'ManageOrgSchedules', 'schedules.list'],
-      ['Secrets', '/orgs/$orgId/secrets', 'ManageOrgSecrets', 'secrets.list'],
-      ['Repository indexing', '/orgs/$orgId/indexing', 'IndexOrgRepositories', 'indexing.list'],
-      ['Snapshot builds', '/orgs/$orgId/snapshot-builds', 'ManageRepoBlueprints', 'snapshotBuilds.list'],
-      ['Members', '/orgs/$orgId/members', 'ViewOrgMembership', 'members.organization.users.list'],
-      ['Service users', '/orgs/$orgId/service-users', 'ManageOrgServiceUsers', 'serviceUsers.organization.list'],
-      ['Session tags', '/orgs/$orgId/settings/tags', 'ManageOrganizations', 'organizations.tags.get'],
-    ] as const
-  ).map(([label, to, permission, operation]) => ({ section: 'Organization', label, to, permission, operation })),
+  ...ENTERPRISE_SCREENS.map((s) => ({ section: 'Enterprise', ...s })),
+  ...ORGANIZATION_SCREENS.map((s) => ({ section: 'Organization', ...s })),
 ];
 
 /** A field of an operation's answer that a screen relies on though the contract leaves it optional. */
@@ -433,5 +383,69 @@ export function screensVerdict(checks: readonly ScreenCheck[]): DoctorVerdict {
   return {
     level: 'warn',
     line: `${working} of ${checks.length} screens will work${without}; ${no} will not${unknown ? `, ${unknown} unknown` : ''}`,
+  };
+}
+
+/**
+ * What the signed-in person's console roles allow (`GET /console/session`'s `permissions`): per API permission,
+ * `'*'` (every organization) or the organizations the roles are limited to; a permission absent is refused.
+ */
+export type RoleScope = Readonly<Partial<Record<string, '*' | readonly string[]>>>;
+
+/** `no`: the console's policy refuses it to this person; `some`: only in some organizations. */
+export const ROLE_ALLOWS = ['yes', 'some', 'no'] as const;
+export interface RoleCheck {
+  allows: (typeof ROLE_ALLOWS)[number];
+  /** In words, naming the permission (and, on a refusal, that the console's policy refuses it). */
+  why: string;
+}
+
+const organizations = (n: number) => (n === 1 ? '1 organization' : `${n} organizations`);
+
+/**
+ * Whether the person's console roles allow what needs `permission` at `level`, told apart from what the
+ * credential may do: a role limited to organizations never covers an enterprise-wide operation or screen.
+ */
+export function roleCheck(scope: RoleScope, permission: string, level: 'enterprise' | 'organization'): RoleCheck {
+  if (permission === 'AnyCredential') return { allows: 'yes', why: 'Any console role may' };
+  const where = scope[permission];
+  if (where === '*') return { allows: 'yes', why: `Your console roles allow ${permission}` };
+  if (!where || where.length === 0) {
+    return {
+      allows: 'no',
+      why: `Your console roles do not allow ${permission}: the console's policy refuses it, whatever the credential may do`,
+    };
+  }
+  if (level === 'enterprise') {
+    return {
+      allows: 'no',
+      why: `Your console roles allow ${permission} only in ${organizations(where.length)}, not across the enterprise: the console's policy refuses it`,
+    };
+  }
+  return { allows: 'some', why: `Your console roles allow ${permission} only in ${organizations(where.length)}` };
+}
+
+/** A screen's level: the organization's screens act in one organization, the others enterprise-wide. */
+export const screenLevel = (s: Pick<ScreenNeed, 'section'>) =>
+  s.section === 'Organization' ? 'organization' : 'enterprise';
+
+/** The one line the doctor says of the person: how many read operations and screens their roles refuse. */
+export function roleVerdict(
+  scope: RoleScope,
+  items: readonly Pick<DoctorOperationResult, 'permission' | 'scope'>[],
+  screens: readonly Pick<ScreenNeed, 'permission' | 'section'>[],
+): DoctorVerdict {
+  const level = (s: string) => (s === 'organization' ? 'organization' : 'enterprise');
+  const ops = items.filter((i) => roleCheck(scope, i.permission, level(i.scope)).allows === 'no').length;
+  const scr = screens.filter((s) => roleCheck(scope, s.permission, screenLevel(s)).allows === 'no').length;
+  if (ops === 0 && scr === 0) {
+    return {
+      level: 'ok',
+      line: 'Your console roles allow every read operation and screen the credential is checked for',
+    };
+  }
+  return {
+    level: 'warn',
+    line: `Your console roles refuse ${ops} of ${items.length} read operations and ${scr} of ${screens.length} screens: the console's policy refuses them to you, whatever the credential may do`,
   };
 }
