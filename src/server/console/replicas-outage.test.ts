@@ -170,6 +170,11 @@ describe('fencing: the database restarts in the middle of a change against a slo
         await cluster.stop();
         await new Promise((r) => setTimeout(r, 500));
         await cluster.start();
+        // "Once it is back" is B's own readiness: on a loaded machine the pool may need a moment to reconnect.
+        for (const until = Date.now() + 10_000; Date.now() < until;) {
+          if ((await b2.call('GET', '/console/readyz')).status === 200) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         const rb = await b2.call('PUT', path, {
           cookie,
           json: {
