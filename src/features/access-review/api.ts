@@ -1,6 +1,6 @@
 /**
  * Stale access: query keys, the read (every member and service user, their roles and, per person, the daily
- * consumption of the window) and the bulk actions (change the enterprise role, remove), applied one by one with
+ * consumption of the window, read in one go by src/lib/principal-consumption.ts) and the bulk actions (change the enterprise role, remove), applied one by one with
  * each row's outcome kept, so a partial failure is reported per row and nothing else is touched.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import type { RoleAssignment } from '@/api/operations/members';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
+import { readPrincipalConsumption } from '@/lib/principal-consumption';
 import { reviewRow, windowOf, type Candidate, type ReviewRow } from './review';
 
 export const accessReviewKeys = {
@@ -19,19 +20,6 @@ export const accessReviewKeys = {
 };
 
 const MAX_PAGES = 50;
-
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 function rolesOf(assignments: readonly RoleAssignment[], orgName: (id: string) => string): string[] {
   return assignments.map((a) => (a.org_id ? `${a.role.role_name} in ${orgName(a.org_id)}` : a.role.role_name));
@@ -87,22 +75,8 @@ export const accessReviewQueryOptions = (days: number, expiringDays: number, now
     queryKey: accessReviewKeys.rows(days, expiringDays, window, now),
     queryFn: async ({ signal }): Promise<ReviewRow[]> => {
       const people = await readCandidates(signal);
-      return pool(people, 8, async (c) => {
-        try {
-          const resp =
-            c.kind === 'member'
-              ? await apiCall('consumption.daily.user.get', { params: { user_id: c.id }, query: window, signal })
-              : await apiCall('consumption.daily.serviceUser.get', {
-                  params: { service_user_id: c.id },
-                  query: window,
-                  signal,
-                });
-          return reviewRow(c, { resp }, now, expiringDays);
-        } catch (err) {
-          if (signal.aborted || (isApiError(err) && (err.status === 401 || err.status === 403))) throw err;
-          return reviewRow(c, { error: errorMessage(err) }, now, expiringDays);
-        }
-      });
+      const reads = await readPrincipalConsumption(people, window, signal);
+      return people.map((c, i) => reviewRow(c, reads[i]!, now, expiringDays));
     },
     staleTime: 60_000,
   });

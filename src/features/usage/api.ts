@@ -9,7 +9,7 @@ import type { ConsumptionResponse } from '@/api/operations/consumption';
 import type { AcuLimit } from '@/api/operations/acu-limits';
 import { readAllPages } from '@/api/page';
 import { apiCall } from '@/lib/api-client';
-import { errorMessage, isApiError } from '@/lib/api-error';
+import { pool, readPrincipalConsumption } from '@/lib/principal-consumption';
 import { personRow, sortRows, type CycleWindows, type PersonRow, type Principal } from './people-data';
 
 /** Where the figures come from: the whole enterprise, or one organization. */
@@ -94,20 +94,6 @@ export interface OrgConsumption {
   days: ConsumptionResponse['consumption_by_date'];
   /** Its ACU limit per billing cycle, or null for none. */
   max_cycle_acu_limit: number | null;
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** Each organization's ACUs over the range (one call per organization, six at a time), largest first. */
@@ -229,32 +215,17 @@ async function readPrincipals(signal: AbortSignal): Promise<Principal[]> {
 }
 
 /**
- * Each member's and service user's ACUs in this cycle and the previous one: one daily-consumption call per
- * principal over both cycles, eight at a time. A call that fails leaves that row without figures (and says why);
- * a missing permission fails the whole read, as it would fail every row alike.
+ * Each member's and service user's ACUs in this cycle and the previous one: one read of everyone's daily
+ * consumption over both cycles (src/lib/principal-consumption.ts). A principal that could not be read leaves its
+ * row without figures (and says why); a missing permission fails the whole read, as it would fail every row alike.
  */
 export const peopleConsumptionQueryOptions = (w: CycleWindows) =>
   queryOptions({
     queryKey: usageKeys.people(w),
     queryFn: async ({ signal }): Promise<PersonRow[]> => {
       const people = await readPrincipals(signal);
-      const rows = await pool(people, 8, async (p) => {
-        try {
-          const resp =
-            p.kind === 'member'
-              ? await apiCall('consumption.daily.user.get', { params: { user_id: p.id }, query: w.query, signal })
-              : await apiCall('consumption.daily.serviceUser.get', {
-                  params: { service_user_id: p.id },
-                  query: w.query,
-                  signal,
-                });
-          return personRow(p, w, { resp });
-        } catch (err) {
-          if (signal.aborted || (isApiError(err) && (err.status === 403 || err.status === 401))) throw err;
-          return personRow(p, w, { error: errorMessage(err) });
-        }
-      });
-      return sortRows(rows);
+      const reads = await readPrincipalConsumption(people, w.query, signal);
+      return sortRows(people.map((p, i) => personRow(p, w, reads[i]!)));
     },
     staleTime: STALE,
   });

@@ -9,9 +9,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useMemo } from 'react';
 import { BILLING_DAY_NOTE } from '@/api/billing-day';
-import { Badge } from '@/components/badge';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
+import { PrincipalKindBadge, PrincipalNameCell } from '@/components/principal-cells';
 import { ProblemView } from '@/components/problem-view';
 import { FilterSelect } from '@/components/filter-select';
 import { Button } from '@/components/ui/button';
@@ -55,24 +55,13 @@ const COLUMNS = col.columns([
     enableHiding: false,
     enableSorting: true,
     meta: { width: 'minmax(12rem,2fr)', card: 'title' },
-    cell: ({ row }) => (
-      <div className="min-w-0">
-        <div className="truncate font-medium">{row.original.name}</div>
-        {row.original.secondary && (
-          <div className="truncate font-mono text-xs text-muted">{row.original.secondary}</div>
-        )}
-      </div>
-    ),
+    cell: ({ row }) => <PrincipalNameCell name={row.original.name} secondary={row.original.secondary} />,
   }),
   col.accessor('kind', {
     header: 'Kind',
     enableSorting: true,
     meta: { width: '8rem', card: 'aside' },
-    cell: ({ getValue }) => (
-      <Badge tone={getValue() === 'member' ? 'info' : 'neutral'}>
-        {getValue() === 'member' ? 'Member' : 'Service user'}
-      </Badge>
-    ),
+    cell: ({ getValue }) => <PrincipalKindBadge kind={getValue()} />,
   }),
   col.accessor((r) => r.this_cycle ?? -1, {
     id: 'this_cycle',

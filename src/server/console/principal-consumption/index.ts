@@ -17,7 +17,7 @@ export interface PrincipalConsumptionDeps {
   concurrency?: number;
   /** The longest one whole read may take, in milliseconds (default 20 s). */
   deadlineMs?: number;
-  /** How long an answer without errors is kept, in milliseconds (default 30 s). */
+  /** How long an answer without errors is kept, in milliseconds (default 60 s, as long as the screens keep theirs). */
   keepMs?: number;
   clock?: () => number;
 }
@@ -101,7 +101,11 @@ export async function readPrincipalConsumption(
     try {
       const resp =
         p.kind === 'member'
-          ? await upstream.call('consumption.daily.user.get', { params: { user_id: p.id }, query: range, signal: deadline })
+          ? await upstream.call('consumption.daily.user.get', {
+              params: { user_id: p.id },
+              query: range,
+              signal: deadline,
+            })
           : await upstream.call('consumption.daily.serviceUser.get', {
               params: { service_user_id: p.id },
               query: range,
@@ -116,10 +120,13 @@ export async function readPrincipalConsumption(
   return { ...range, read_at: Math.floor(opts.now() / 1000), items };
 }
 
-export function principalConsumptionHandlers(deps: PrincipalConsumptionDeps): ConsoleHandlers {
+/** The kept, shared read of one range: an answer without errors is kept `keepMs`; identical reads share one. */
+export function createPrincipalConsumptionReader(
+  deps: PrincipalConsumptionDeps,
+): (range: Range) => Promise<PrincipalConsumptionList> {
   const concurrency = deps.concurrency ?? 8;
   const deadlineMs = deps.deadlineMs ?? 20_000;
-  const keepMs = deps.keepMs ?? 30_000;
+  const keepMs = deps.keepMs ?? 60_000;
   const now = deps.clock ?? Date.now;
   const kept = new Map<string, { at: number; answer: PrincipalConsumptionList }>();
   const inFlight = new Map<string, Promise<PrincipalConsumptionList>>();
@@ -144,7 +151,11 @@ export function principalConsumptionHandlers(deps: PrincipalConsumptionDeps): Co
     inFlight.set(key, started);
     return started;
   };
+  return read;
+}
 
+export function principalConsumptionHandlers(deps: PrincipalConsumptionDeps): ConsoleHandlers {
+  const read = createPrincipalConsumptionReader(deps);
   return {
     'console.consumption.principals.get': ({ query }) =>
       read({ time_after: query.time_after, time_before: query.time_before }),
