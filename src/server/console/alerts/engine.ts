@@ -63,78 +63,157 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : 'unknown error';
 }
 
+/**
+ * One rule's conditions now against those firing: new ones fire, gone ones clear (for rules about a state), each
+ * a notification unless the rule is muted or snoozed. A rule that measures "newly" first records a baseline.
+ */
+async function evaluateRule(
+  store: AlertStore,
+  rule: RuleRow,
+  ctx: EvalContext,
+  report: EvaluationReport,
+): Promise<void> {
+  const at = ctx.now;
+  const evaluation = await EVALUATORS[rule.kind as AlertRuleKind](rule, ctx);
+  const silent = rule.muted || (rule.snoozed_until !== null && rule.snoozed_until > at);
+  const firingNow = new Set(await store.firing(rule.rule_id));
+  if (evaluation.baselineFirst && !rule.seeded) {
+    await store.seed(
+      rule.rule_id,
+      evaluation.conditions.map((c) => c.subject),
+      at,
+    );
+    return;
+  }
+  const bodyFor = webhookBodies(rule, at);
+  let raised = 0;
+  const present = new Set<string>();
+  for (const c of evaluation.conditions) {
+    present.add(c.subject);
+    if (firingNow.has(c.subject)) continue;
+    // Bounded: a flood (hundreds of stuck sessions) is told in parts, the rest at the next evaluation.
+    if (raised >= ALERT_LIMITS.eventsPerEvaluation) break;
+    const r = await store.transition({
+      rule,
+      subject: c.subject,
+      to: 'firing',
+      at,
+      silent,
+      title: c.title,
+      detail: c.detail,
+      link: c.link,
+      bodyFor: bodyFor('firing', c.title, c.detail, c.link),
+    });
+    if (r && r !== 'silent') {
+      raised++;
+      report.fired++;
+    }
+  }
+  if (evaluation.mode === 'state' && evaluation.clearedText) {
+    for (const subject of firingNow) {
+      if (present.has(subject)) continue;
+      const words = evaluation.clearedText(subject);
+      const r = await store.transition({
+        rule,
+        subject,
+        to: 'cleared',
+        at,
+        silent,
+        ...words,
+        bodyFor: bodyFor('cleared', words.title, words.detail, words.link),
+      });
+      if (r && r !== 'silent') report.cleared++;
+    }
+  }
+}
+
+/** The webhook body of a notification of `rule` at `at`, in each destination's format. */
+const webhookBodies =
+  (rule: RuleRow, at: number) =>
+  (state: 'firing' | 'cleared', title: string, detail: string, link: string) =>
+  (format: 'json' | 'slack', notificationId: number) =>
+    webhookBodyOf(format, {
+      type: state === 'firing' ? 'alert.firing' : 'alert.cleared',
+      notification_id: notificationId,
+      rule: { rule_id: rule.rule_id, name: rule.name, kind: rule.kind as AlertRuleKind },
+      title,
+      detail,
+      link,
+      occurred_at: at,
+    });
+
+/** What rules read with during one evaluation: the upstream within a deadline, organizations' names read once. */
+function evalContext(opts: AlertEngineOptions, startedMs: number): EvalContext {
+  const signal = AbortSignal.timeout(EVALUATION_DEADLINE_MS);
+  let names: ReturnType<EvalContext['orgNames']> | undefined;
+  return {
+    upstream: opts.upstream,
+    settings: opts.settings,
+    now: Math.floor(startedMs / 1000),
+    signal,
+    orgNames: () =>
+      (names ??= opts.upstream
+        .all('organizations.list', { query: { first: 200 }, signal, maxItems: 5_000 })
+        .then(
+          (orgs) =>
+            new Map(
+              (orgs as Array<{ org_id: string; name: string; max_cycle_acu_limit?: number | null }>).map((o) => [
+                o.org_id,
+                { name: o.name, max_cycle_acu_limit: o.max_cycle_acu_limit ?? null },
+              ]),
+            ),
+        )),
+  };
+}
+
+/** One attempt of a claimed delivery, recorded with its next attempt (backing off) or its end; true: delivered. */
+async function deliverOne(
+  opts: AlertEngineOptions,
+  d: Awaited<ReturnType<AlertStore['claimDue']>>[number],
+  now: () => number,
+  log: (line: string) => void,
+): Promise<boolean> {
+  const at = Math.floor(now() / 1000);
+  if (!d.destination) {
+    await opts.store.recordAttempt({
+      delivery: d,
+      at,
+      outcome: 'failed',
+      responseCode: null,
+      error: 'The webhook was removed',
+      nextAttemptAt: null,
+    });
+    return false;
+  }
+  const r = await sendWebhook({
+    url: d.destination.url,
+    secret: d.destination.secret,
+    body: d.body,
+    deliveryId: d.delivery_id,
+    policy: opts.policy,
+    timeoutMs: opts.webhookTimeoutMs ?? 10_000,
+    now,
+  });
+  const attempt = d.attempts + 1;
+  const retry = r.kind === 'retry' && attempt < MAX_DELIVERY_ATTEMPTS;
+  await opts.store.recordAttempt({
+    delivery: d,
+    at,
+    outcome: r.kind === 'delivered' ? 'delivered' : retry ? 'retrying' : 'failed',
+    responseCode: r.responseCode,
+    error: r.kind === 'retry' && !retry ? `${r.error ?? 'failed'}; gave up after ${attempt} attempts` : r.error,
+    nextAttemptAt: retry ? now() + opts.retryBaseMs * 2 ** (attempt - 1) : null,
+  });
+  if (r.kind !== 'delivered') log(`alerts: webhook "${d.destination.name}" attempt ${attempt}: ${r.error}`);
+  return r.kind === 'delivered';
+}
+
 export function createAlertEngine(opts: AlertEngineOptions): AlertEngine {
   const now = opts.now ?? Date.now;
   const holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const log = opts.log ?? (() => undefined);
   let timers: NodeJS.Timeout[] = [];
   let delivering: Promise<number> | null = null;
-
-  async function evaluateRule(rule: RuleRow, ctx: EvalContext, report: EvaluationReport): Promise<void> {
-    const at = ctx.now;
-    const evaluation = await EVALUATORS[rule.kind as AlertRuleKind](rule, ctx);
-    const silent = rule.muted || (rule.snoozed_until !== null && rule.snoozed_until > at);
-    const firingNow = new Set(await opts.store.firing(rule.rule_id));
-    if (evaluation.baselineFirst && !rule.seeded) {
-      await opts.store.seed(
-        rule.rule_id,
-        evaluation.conditions.map((c) => c.subject),
-        at,
-      );
-      return;
-    }
-    const bodyFor =
-      (state: 'firing' | 'cleared', title: string, detail: string, link: string) =>
-      (format: 'json' | 'slack', notificationId: number) =>
-        webhookBodyOf(format, {
-          type: state === 'firing' ? 'alert.firing' : 'alert.cleared',
-          notification_id: notificationId,
-          rule: { rule_id: rule.rule_id, name: rule.name, kind: rule.kind as AlertRuleKind },
-          title,
-          detail,
-          link,
-          occurred_at: at,
-        });
-    let raised = 0;
-    const present = new Set<string>();
-    for (const c of evaluation.conditions) {
-      present.add(c.subject);
-      if (firingNow.has(c.subject)) continue;
-      // Bounded: a flood (hundreds of stuck sessions) is told in parts, the rest at the next evaluation.
-      if (raised >= ALERT_LIMITS.eventsPerEvaluation) break;
-      const r = await opts.store.transition({
-        rule,
-        subject: c.subject,
-        to: 'firing',
-        at,
-        silent,
-        title: c.title,
-        detail: c.detail,
-        link: c.link,
-        bodyFor: bodyFor('firing', c.title, c.detail, c.link),
-      });
-      if (r && r !== 'silent') {
-        raised++;
-        report.fired++;
-      }
-    }
-    if (evaluation.mode === 'state' && evaluation.clearedText) {
-      for (const subject of firingNow) {
-        if (present.has(subject)) continue;
-        const words = evaluation.clearedText(subject);
-        const r = await opts.store.transition({
-          rule,
-          subject,
-          to: 'cleared',
-          at,
-          silent,
-          ...words,
-          bodyFor: bodyFor('cleared', words.title, words.detail, words.link),
-        });
-        if (r && r !== 'silent') report.cleared++;
-      }
-    }
-  }
 
   async function evaluate(): Promise<EvaluationReport> {
     const report: EvaluationReport = { evaluated: 0, fired: 0, cleared: 0, delivered: 0, ran: false, errors: [] };
@@ -146,31 +225,12 @@ export function createAlertEngine(opts: AlertEngineOptions): AlertEngine {
     report.ran = true;
     try {
       const rules = await opts.store.listRules();
-      const signal = AbortSignal.timeout(EVALUATION_DEADLINE_MS);
-      let names: ReturnType<EvalContext['orgNames']> | undefined;
-      const ctx: EvalContext = {
-        upstream: opts.upstream,
-        settings: opts.settings,
-        now: Math.floor(startedMs / 1000),
-        signal,
-        orgNames: () =>
-          (names ??= opts.upstream
-            .all('organizations.list', { query: { first: 200 }, signal, maxItems: 5_000 })
-            .then(
-              (orgs) =>
-                new Map(
-                  (orgs as Array<{ org_id: string; name: string; max_cycle_acu_limit?: number | null }>).map((o) => [
-                    o.org_id,
-                    { name: o.name, max_cycle_acu_limit: o.max_cycle_acu_limit ?? null },
-                  ]),
-                ),
-            )),
-      };
+      const ctx = evalContext(opts, startedMs);
       for (const rule of rules) {
         report.evaluated++;
         let error: string | null = null;
         try {
-          await evaluateRule(rule, ctx, report);
+          await evaluateRule(opts.store, rule, ctx, report);
         } catch (err) {
           error = opts.redactor.redact(errorText(err)).slice(0, 500);
           report.errors.push({ rule_id: rule.rule_id, name: rule.name, error });
@@ -191,43 +251,8 @@ export function createAlertEngine(opts: AlertEngineOptions): AlertEngine {
       const t = now();
       const due = await opts.store.claimDue(t, t + CLAIM_MS, 50);
       if (due.length === 0) break;
-      await Promise.all(
-        due.map(async (d) => {
-          const at = Math.floor(now() / 1000);
-          if (!d.destination) {
-            await opts.store.recordAttempt({
-              delivery: d,
-              at,
-              outcome: 'failed',
-              responseCode: null,
-              error: 'The webhook was removed',
-              nextAttemptAt: null,
-            });
-            return;
-          }
-          const r = await sendWebhook({
-            url: d.destination.url,
-            secret: d.destination.secret,
-            body: d.body,
-            deliveryId: d.delivery_id,
-            policy: opts.policy,
-            timeoutMs: opts.webhookTimeoutMs ?? 10_000,
-            now,
-          });
-          const attempt = d.attempts + 1;
-          const retry = r.kind === 'retry' && attempt < MAX_DELIVERY_ATTEMPTS;
-          if (r.kind === 'delivered') delivered++;
-          await opts.store.recordAttempt({
-            delivery: d,
-            at,
-            outcome: r.kind === 'delivered' ? 'delivered' : retry ? 'retrying' : 'failed',
-            responseCode: r.responseCode,
-            error: r.kind === 'retry' && !retry ? `${r.error ?? 'failed'}; gave up after ${attempt} attempts` : r.error,
-            nextAttemptAt: retry ? now() + opts.retryBaseMs * 2 ** (attempt - 1) : null,
-          });
-          if (r.kind !== 'delivered') log(`alerts: webhook "${d.destination.name}" attempt ${attempt}: ${r.error}`);
-        }),
-      );
+      const results = await Promise.all(due.map((d) => deliverOne(opts, d, now, log)));
+      delivered += results.filter(Boolean).length;
     }
     return delivered;
   }

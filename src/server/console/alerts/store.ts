@@ -370,16 +370,31 @@ function destinationOf(r: Row): DestinationRow {
 
 const RULE_SELECT = `SELECT r.*, (SELECT count(*) FROM alert_states s WHERE s.rule_id = r.rule_id AND s.status = 'firing' AND s.notified = 1) AS firing FROM alert_rules r`;
 
-function createAlertStore(d: Driver): AlertStore {
-  function* getRule(ruleId: string): Op<RuleRow | undefined> {
-    const rows = yield* q(`${RULE_SELECT} WHERE r.rule_id = $1`, ruleId);
-    return rows[0] ? ruleOf(rows[0]) : undefined;
-  }
-  function* getNotification(id: number): Op<NotificationRow | undefined> {
-    const rows = yield* q('SELECT * FROM alert_notifications WHERE notification_id = $1', id);
-    return rows[0] ? notificationOf(rows[0]) : undefined;
-  }
+function* getRule(ruleId: string): Op<RuleRow | undefined> {
+  const rows = yield* q(`${RULE_SELECT} WHERE r.rule_id = $1`, ruleId);
+  return rows[0] ? ruleOf(rows[0]) : undefined;
+}
 
+function* getNotification(id: number): Op<NotificationRow | undefined> {
+  const rows = yield* q('SELECT * FROM alert_notifications WHERE notification_id = $1', id);
+  return rows[0] ? notificationOf(rows[0]) : undefined;
+}
+
+/** Rules, and each condition's state as a rule sees it. */
+function ruleOps(
+  d: Driver,
+): Pick<
+  AlertStore,
+  | 'listRules'
+  | 'getRule'
+  | 'countRules'
+  | 'createRule'
+  | 'updateRule'
+  | 'deleteRule'
+  | 'noteEvaluated'
+  | 'seed'
+  | 'firing'
+> {
   return {
     listRules: () =>
       d.run(function* () {
@@ -457,75 +472,86 @@ function createAlertStore(d: Driver): AlertStore {
         const rows = yield* q(`SELECT subject FROM alert_states WHERE rule_id = $1 AND status = 'firing'`, ruleId);
         return rows.map((r) => String(r.subject));
       }),
-    transition: (t) =>
-      d.tx(function* () {
-        let won: Row | undefined;
-        if (t.to === 'firing') {
-          won = (yield* q(
-            `INSERT INTO alert_states (rule_id, subject, status, episode, notified, since) VALUES ($1, $2, 'firing', 1, $3, $4)
-             ON CONFLICT (rule_id, subject) DO NOTHING RETURNING episode, notified`,
-            t.rule.rule_id,
-            t.subject,
-            !t.silent,
-            t.at,
-          ))[0];
-          won ??= (yield* q(
-            `UPDATE alert_states SET status = 'firing', episode = episode + 1, notified = $1, since = $2
-             WHERE rule_id = $3 AND subject = $4 AND status <> 'firing' RETURNING episode, notified`,
-            !t.silent,
-            t.at,
-            t.rule.rule_id,
-            t.subject,
-          ))[0];
-        } else {
-          // The notified flag is read as it was: a firing nobody was told about clears silently too.
-          won = (yield* q(
-            `UPDATE alert_states SET status = 'cleared', since = $1
-             WHERE rule_id = $2 AND subject = $3 AND status = 'firing' RETURNING episode, notified`,
-            t.at,
-            t.rule.rule_id,
-            t.subject,
-          ))[0];
-        }
-        if (!won) return null;
-        if (t.silent || Number(won.notified) !== 1) return 'silent' as const;
-        const inserted = (yield* q(
-          `INSERT INTO alert_notifications (rule_id, rule_name, kind, state, subject, episode, title, detail, link, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           ON CONFLICT (rule_id, subject, episode, state) DO NOTHING RETURNING *`,
-          t.rule.rule_id,
-          t.rule.name,
-          t.rule.kind,
-          t.to,
-          t.subject,
-          Number(won.episode),
-          t.title,
-          t.detail,
-          t.link,
-          t.at,
-        ))[0];
-        if (!inserted) return null;
-        const notification = notificationOf(inserted);
-        if (t.rule.destination_ids.length > 0) {
-          const destinations = yield* q(
-            `SELECT destination_id, format FROM alert_destinations WHERE deleted = 0 AND destination_id IN (${t.rule.destination_ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-            ...t.rule.destination_ids,
-          );
-          for (const dst of destinations) {
-            const format = dst.format === 'slack' ? 'slack' : 'json';
-            yield* q(
-              `INSERT INTO alert_deliveries (destination_id, notification_id, body, status, attempts, next_attempt_at, created_at)
-               VALUES ($1, $2, $3, 'pending', 0, 0, $4) ON CONFLICT (destination_id, notification_id) DO NOTHING`,
-              dst.destination_id,
-              notification.notification_id,
-              t.bodyFor(format, notification.notification_id),
-              t.at,
-            );
-          }
-        }
-        return notification;
-      }),
+  };
+}
 
+/**
+ * One condition's change of state, once across replicas: only the statement that changed the row writes the
+ * notification and its deliveries (null: another replica's statement won, or nothing changed).
+ */
+function* transitionOp(t: Transition): Op<NotificationRow | null | 'silent'> {
+  let won: Row | undefined;
+  if (t.to === 'firing') {
+    won = (yield* q(
+      `INSERT INTO alert_states (rule_id, subject, status, episode, notified, since) VALUES ($1, $2, 'firing', 1, $3, $4)
+         ON CONFLICT (rule_id, subject) DO NOTHING RETURNING episode, notified`,
+      t.rule.rule_id,
+      t.subject,
+      !t.silent,
+      t.at,
+    ))[0];
+    won ??= (yield* q(
+      `UPDATE alert_states SET status = 'firing', episode = episode + 1, notified = $1, since = $2
+         WHERE rule_id = $3 AND subject = $4 AND status <> 'firing' RETURNING episode, notified`,
+      !t.silent,
+      t.at,
+      t.rule.rule_id,
+      t.subject,
+    ))[0];
+  } else {
+    // The notified flag is read as it was: a firing nobody was told about clears silently too.
+    won = (yield* q(
+      `UPDATE alert_states SET status = 'cleared', since = $1
+         WHERE rule_id = $2 AND subject = $3 AND status = 'firing' RETURNING episode, notified`,
+      t.at,
+      t.rule.rule_id,
+      t.subject,
+    ))[0];
+  }
+  if (!won) return null;
+  if (t.silent || Number(won.notified) !== 1) return 'silent' as const;
+  const inserted = (yield* q(
+    `INSERT INTO alert_notifications (rule_id, rule_name, kind, state, subject, episode, title, detail, link, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (rule_id, subject, episode, state) DO NOTHING RETURNING *`,
+    t.rule.rule_id,
+    t.rule.name,
+    t.rule.kind,
+    t.to,
+    t.subject,
+    Number(won.episode),
+    t.title,
+    t.detail,
+    t.link,
+    t.at,
+  ))[0];
+  if (!inserted) return null;
+  const notification = notificationOf(inserted);
+  if (t.rule.destination_ids.length > 0) {
+    const destinations = yield* q(
+      `SELECT destination_id, format FROM alert_destinations WHERE deleted = 0 AND destination_id IN (${t.rule.destination_ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+      ...t.rule.destination_ids,
+    );
+    for (const dst of destinations) {
+      const format = dst.format === 'slack' ? 'slack' : 'json';
+      yield* q(
+        `INSERT INTO alert_deliveries (destination_id, notification_id, body, status, attempts, next_attempt_at, created_at)
+           VALUES ($1, $2, $3, 'pending', 0, 0, $4) ON CONFLICT (destination_id, notification_id) DO NOTHING`,
+        dst.destination_id,
+        notification.notification_id,
+        t.bodyFor(format, notification.notification_id),
+        t.at,
+      );
+    }
+  }
+  return notification;
+}
+
+/** The notifications' inbox: read, acknowledged. */
+function notificationOps(
+  d: Driver,
+): Pick<AlertStore, 'notifications' | 'unreadCount' | 'markRead' | 'acknowledge' | 'markAllRead'> {
+  return {
     notifications: ({ first, after, unread }) =>
       d.run(function* () {
         const rows = yield* q(
@@ -560,7 +586,14 @@ function createAlertStore(d: Driver): AlertStore {
       d.run(function* () {
         yield* q('UPDATE alert_notifications SET read_at = $1 WHERE read_at IS NULL', at);
       }),
+  };
+}
 
+/** Webhook destinations (a deleted one keeps its name for the delivery log). */
+function destinationOps(
+  d: Driver,
+): Pick<AlertStore, 'listDestinations' | 'countDestinations' | 'createDestination' | 'deleteDestination'> {
+  return {
     listDestinations: () =>
       d.run(function* () {
         return (yield* q('SELECT * FROM alert_destinations WHERE deleted = 0 ORDER BY created_at, destination_id')).map(
@@ -599,7 +632,12 @@ function createAlertStore(d: Driver): AlertStore {
         yield* q(`UPDATE alert_deliveries SET status = 'failed' WHERE destination_id = $1 AND status = 'pending'`, id);
         return gone.length > 0;
       }),
+  };
+}
 
+/** Deliveries: claimed once across replicas, each attempt logged. */
+function deliveryOps(d: Driver): Pick<AlertStore, 'claimDue' | 'recordAttempt' | 'attempts'> {
+  return {
     claimDue: (now, claimUntil, max) =>
       d.run(function* () {
         const due = yield* q(
@@ -683,7 +721,12 @@ function createAlertStore(d: Driver): AlertStore {
           error: (r.error as string | null) ?? null,
         }));
       }),
+  };
+}
 
+/** The evaluation lease: one replica evaluates at a time. */
+function leaseOps(d: Driver): Pick<AlertStore, 'tryLease' | 'releaseLease'> {
+  return {
     tryLease: (holder, nowMs, ms) =>
       d.run(function* () {
         const rows = yield* q(
@@ -700,6 +743,17 @@ function createAlertStore(d: Driver): AlertStore {
       d.run(function* () {
         yield* q(`DELETE FROM alert_evaluation_lease WHERE name = 'evaluation' AND holder = $1`, holder);
       }),
+  };
+}
+
+function createAlertStore(d: Driver): AlertStore {
+  return {
+    ...ruleOps(d),
+    transition: (t) => d.tx(() => transitionOp(t)),
+    ...notificationOps(d),
+    ...destinationOps(d),
+    ...deliveryOps(d),
+    ...leaseOps(d),
   };
 }
 
