@@ -109,202 +109,214 @@ interface ChangeRequest {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
-  const { upstream, redactor, store, protectedAddresses, enterpriseName } = deps;
-  const recordRetryMs = deps.recordRetryMs ?? 10_000;
+/**
+ * Without a known egress address the lockout check has nothing to protect: a non-empty list is then applied
+ * only when the request names (typed by the admin) one of the list's own ranges as the one that admits the
+ * console. An empty list restricts nobody and needs no confirmation.
+ */
+function checkEgressConfirmed(deps: IpAccessListDeps, desired: string[], typed: string | undefined) {
+  if (!deps.egressUnknown || desired.length === 0) return;
+  const key = (e: string) => normalizeIpRange(e) ?? e.trim();
+  if (typed && desired.some((e) => key(e) === key(typed))) return;
+  const why = typed
+    ? `The range typed (${typed.slice(0, 60)}) is not one of this list's entries: type one of them exactly as the list has it.`
+    : 'Type the range of this list that admits the address the console reaches the API from, to confirm the console keeps its access.';
+  throw new HttpProblem(
+    422,
+    `The console does not know the address it reaches the API from (CONSOLE_EGRESS_IPS is not set), so it cannot check that this list keeps admitting it, and a list without it would lock every console replica out. Nothing was applied. ${why} Better: set CONSOLE_EGRESS_IPS on every replica.`,
+    {
+      reason: 'egress_unknown',
+      locked_out: [],
+      protected_addresses: [],
+      override_available: false,
+      confirm_header: CONFIRMED_RANGE_HEADER,
+      errors: [
+        {
+          loc: ['header', CONFIRMED_RANGE_HEADER],
+          msg: 'Confirm the range that admits the console',
+          type: 'egress_unknown',
+        },
+      ],
+    },
+  );
+}
 
-  /**
-   * Without a known egress address the lockout check above has nothing to protect: a non-empty list is then
-   * applied only when the request names (typed by the admin) one of the list's own ranges as the one that
-   * admits the console. An empty list restricts nobody and needs no confirmation.
-   */
-  function checkEgressConfirmed(desired: string[], typed: string | undefined) {
-    if (!deps.egressUnknown || desired.length === 0) return;
-    const key = (e: string) => normalizeIpRange(e) ?? e.trim();
-    if (typed && desired.some((e) => key(e) === key(typed))) return;
-    const why = typed
-      ? `The range typed (${typed.slice(0, 60)}) is not one of this list's entries: type one of them exactly as the list has it.`
-      : 'Type the range of this list that admits the address the console reaches the API from, to confirm the console keeps its access.';
-    throw new HttpProblem(
-      422,
-      `The console does not know the address it reaches the API from (CONSOLE_EGRESS_IPS is not set), so it cannot check that this list keeps admitting it, and a list without it would lock every console replica out. Nothing was applied. ${why} Better: set CONSOLE_EGRESS_IPS on every replica.`,
-      {
-        reason: 'egress_unknown',
-        locked_out: [],
-        protected_addresses: [],
-        override_available: false,
-        confirm_header: CONFIRMED_RANGE_HEADER,
-        errors: [
-          {
-            loc: ['header', CONFIRMED_RANGE_HEADER],
-            msg: 'Confirm the range that admits the console',
-            type: 'egress_unknown',
-          },
-        ],
-      },
-    );
-  }
+/** 422 unless the list admits every protected address, or the enterprise's name was typed exactly. */
+function checkLockout(deps: IpAccessListDeps, desired: string[], typed: string | undefined): string[] {
+  const { protectedAddresses, enterpriseName } = deps;
+  const locked = lockedOutAddresses(desired, protectedAddresses);
+  if (locked.length === 0) return [];
+  if (enterpriseName !== null && typed === enterpriseName) return locked;
+  const which = locked.join(', ');
+  const why = `This list would lock the console out: it does not admit ${plural(locked.length, 'address', 'addresses')} the console reaches the API from (${which}), so every later request of the console would be refused with 401. Nothing was applied.`;
+  const how =
+    enterpriseName === null
+      ? ' The console does not know the enterprise’s name (set CONSOLE_ENTERPRISE_NAME), so it cannot apply this list; add the console’s addresses to it, or change the list another way.'
+      : typed === undefined || typed === ''
+        ? ` Add ${locked.length === 1 ? 'this address' : 'these addresses'} to the list, or type the enterprise’s name to apply it anyway.`
+        : ' The name typed does not match the enterprise’s name: type it exactly, with the same capitals and spaces.';
+  const msg =
+    enterpriseName === null
+      ? 'The console cannot override a lockout without CONSOLE_ENTERPRISE_NAME'
+      : typed === undefined || typed === ''
+        ? `Type the enterprise’s name to lock out ${which} anyway`
+        : 'Does not match the enterprise’s name (type it exactly)';
+  throw new HttpProblem(422, why + how, {
+    reason: 'lockout',
+    locked_out: locked,
+    protected_addresses: [...protectedAddresses],
+    override_available: enterpriseName !== null,
+    errors: [{ loc: ['body', 'override_enterprise_name'], msg, type: 'lockout' }],
+  });
+}
 
-  const readCurrent = async (signal?: AbortSignal) => (await upstream.call('ipAccessList.get', { signal })).ip_ranges;
+function conflict(baseVersion: string, current: string[], base?: string[]): HttpProblem {
+  const changes = base ? diffIpRanges(base, current) : null;
+  const what = changes
+    ? `${changes.added.length} added, ${changes.removed.length} removed`
+    : 'the list differs from the one the edit started from';
+  return new HttpProblem(
+    409,
+    `The IP access list changed since the edit started (${what}). Nothing was applied: review the current list and apply again.`,
+    { base_version: baseVersion, current_version: ipAccessListVersion(current), current, changes },
+  );
+}
 
-  const answer = (list: string[]): ConsoleIpAccessList => ({
+const answerOf =
+  (deps: IpAccessListDeps) =>
+  (list: string[]): ConsoleIpAccessList => ({
     ip_ranges: list,
     version: ipAccessListVersion(list),
     count: list.length,
-    protected_addresses: [...protectedAddresses],
-    enterprise_name: enterpriseName,
+    protected_addresses: [...deps.protectedAddresses],
+    enterprise_name: deps.enterpriseName,
   });
 
-  /** 422 unless the list admits every protected address, or the enterprise's name was typed exactly. */
-  function checkLockout(desired: string[], typed: string | undefined): string[] {
-    const locked = lockedOutAddresses(desired, protectedAddresses);
-    if (locked.length === 0) return [];
-    if (enterpriseName !== null && typed === enterpriseName) return locked;
-    const which = locked.join(', ');
-    const why = `This list would lock the console out: it does not admit ${plural(locked.length, 'address', 'addresses')} the console reaches the API from (${which}), so every later request of the console would be refused with 401. Nothing was applied.`;
-    const how =
-      enterpriseName === null
-        ? ' The console does not know the enterprise’s name (set CONSOLE_ENTERPRISE_NAME), so it cannot apply this list; add the console’s addresses to it, or change the list another way.'
-        : typed === undefined || typed === ''
-          ? ` Add ${locked.length === 1 ? 'this address' : 'these addresses'} to the list, or type the enterprise’s name to apply it anyway.`
-          : ' The name typed does not match the enterprise’s name: type it exactly, with the same capitals and spaces.';
-    const msg =
-      enterpriseName === null
-        ? 'The console cannot override a lockout without CONSOLE_ENTERPRISE_NAME'
-        : typed === undefined || typed === ''
-          ? `Type the enterprise’s name to lock out ${which} anyway`
-          : 'Does not match the enterprise’s name (type it exactly)';
-    throw new HttpProblem(422, why + how, {
-      reason: 'lockout',
-      locked_out: locked,
-      protected_addresses: [...protectedAddresses],
-      override_available: enterpriseName !== null,
-      errors: [{ loc: ['body', 'override_enterprise_name'], msg, type: 'lockout' }],
-    });
-  }
-
-  function conflict(baseVersion: string, current: string[], base?: string[]): HttpProblem {
-    const changes = base ? diffIpRanges(base, current) : null;
-    const what = changes
-      ? `${changes.added.length} added, ${changes.removed.length} removed`
-      : 'the list differs from the one the edit started from';
-    return new HttpProblem(
-      409,
-      `The IP access list changed since the edit started (${what}). Nothing was applied: review the current list and apply again.`,
-      { base_version: baseVersion, current_version: ipAccessListVersion(current), current, changes },
-    );
-  }
-
-  async function applyChange(req: ChangeRequest) {
-    if (req.base && ipAccessListVersion(req.base) !== req.base_version) {
-      throw new HttpProblem(422, 'base does not match base_version: send the list the edit started from, unchanged', {
-        errors: [{ loc: ['body', 'base'], msg: 'base does not match base_version', type: 'base_mismatch' }],
-      });
+/**
+ * Records how a change ended after proving the lock is still held; a store that cannot be reached is tried
+ * again for a while. Answers whether it was recorded (if not, reconciliation closes the revision).
+ */
+async function record(deps: IpAccessListDeps, id: number, outcome: IpRevisionOutcome, fence: Fence): Promise<boolean> {
+  const deadline = Date.now() + (deps.recordRetryMs ?? 10_000);
+  for (;;) {
+    try {
+      await fence.check();
+      await deps.store.finish(id, outcome);
+      return true;
+    } catch (err) {
+      const retry = err instanceof StoreUnavailable || (err instanceof LockLost && err.reason === 'store_unavailable');
+      if (!retry || Date.now() + 250 > deadline) {
+        console.error(
+          `[console] recording IP access list revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}; reconciliation will close it`,
+        );
+        return false;
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
-    const lockedOut = checkLockout(req.desired, req.override_enterprise_name);
-    checkEgressConfirmed(req.desired, req.confirmedRange);
-    return serializeChange(async (fence) => {
-      const current = await readCurrent(req.signal);
-      const currentVersion = ipAccessListVersion(current);
-      if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
-      if (JSON.stringify(current) === JSON.stringify(req.desired)) {
-        return { ...answer(current), revision: null, unchanged: true };
-      }
-      const planned = diffIpRanges(current, req.desired);
-      const id = await store.begin({
-        action: req.action,
-        restored_from: req.restoredFrom,
-        previous: current,
-        previous_version: currentVersion,
-        added: planned.added,
-        removed: planned.removed,
-        locked_out: lockedOut,
-        target: req.desired,
-        ...req.by,
-      });
-      let result: string[];
-      try {
-        // The write only while the lock is proved held: a change that lost it writes nothing.
-        await fence.check();
-        result =
-          req.desired.length === 0
-            ? (await upstream.call('ipAccessList.clear', {})).ip_ranges
-            : (await upstream.call('ipAccessList.replace', { body: { ip_ranges: req.desired } })).ip_ranges;
-      } catch (err) {
-        if (err instanceof LockLost) {
-          // Nothing was written: this change's own revision says so (reconciliation does, if the store cannot).
-          await store
-            .finish(id, { status: 'failed', result: null, result_version: null, error: `Not applied: ${err.message}` })
-            .catch(() => undefined);
-          throw new HttpProblem(
-            503,
-            `The change was stopped before writing because ${err.message}. Nothing was applied. Reload the list and apply again if it is still needed.`,
-            { title: 'Service Unavailable', reason: 'lock_lost', applied: 'none', revision_id: id },
-            { 'retry-after': '5' },
-          );
-        }
-        // Stored and served again by the history: never with the credential in it.
-        const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
-        await record(id, { status: 'failed', result: null, result_version: null, error: message }, fence);
-        throw err;
-      }
-      const actual = diffIpRanges(current, result);
-      const recorded = await record(
-        id,
-        {
-          status: 'applied',
-          result,
-          result_version: ipAccessListVersion(result),
-          added: actual.added,
-          removed: actual.removed,
-        },
-        fence,
+  }
+}
+
+/** Writes the list upstream while the lock is proved held; a failure is recorded on revision `id`. */
+async function writeList(deps: IpAccessListDeps, id: number, desired: string[], fence: Fence): Promise<string[]> {
+  const { upstream, store, redactor } = deps;
+  try {
+    // The write only while the lock is proved held: a change that lost it writes nothing.
+    await fence.check();
+    return desired.length === 0
+      ? (await upstream.call('ipAccessList.clear', {})).ip_ranges
+      : (await upstream.call('ipAccessList.replace', { body: { ip_ranges: desired } })).ip_ranges;
+  } catch (err) {
+    if (err instanceof LockLost) {
+      // Nothing was written: this change's own revision says so (reconciliation does, if the store cannot).
+      await store
+        .finish(id, { status: 'failed', result: null, result_version: null, error: `Not applied: ${err.message}` })
+        .catch(() => undefined);
+      throw new HttpProblem(
+        503,
+        `The change was stopped before writing because ${err.message}. Nothing was applied. Reload the list and apply again if it is still needed.`,
+        { title: 'Service Unavailable', reason: 'lock_lost', applied: 'none', revision_id: id },
+        { 'retry-after': '5' },
       );
-      if (!recorded) {
-        // Applied under the lock: answered as applied, whatever the history could take.
-        return {
-          ...answer(result),
-          revision: null,
-          unchanged: false,
-          recorded: false,
-          warning: `The list was applied, but the console could not record it in the history yet (its store cannot be reached). Revision ${id} shows it as applying until the console reconciles it with the API.`,
-        };
-      }
-      return { ...answer(result), revision: await store.summary(id).catch(() => null), unchanged: false };
+    }
+    // Stored and served again by the history: never with the credential in it.
+    const message = redactor.redact(err instanceof Error ? err.message : 'unknown error');
+    await record(deps, id, { status: 'failed', result: null, result_version: null, error: message }, fence);
+    throw err;
+  }
+}
+
+/**
+ * One change under the lock: refused (409) when the list moved since the edit started; otherwise recorded as
+ * begun, written, and recorded with what the API answers.
+ */
+async function changeUnderLock(deps: IpAccessListDeps, req: ChangeRequest, lockedOut: string[], fence: Fence) {
+  const { upstream, store } = deps;
+  const answer = answerOf(deps);
+  const current = (await upstream.call('ipAccessList.get', { signal: req.signal })).ip_ranges;
+  const currentVersion = ipAccessListVersion(current);
+  if (currentVersion !== req.base_version) throw conflict(req.base_version, current, req.base);
+  if (JSON.stringify(current) === JSON.stringify(req.desired)) {
+    return { ...answer(current), revision: null, unchanged: true };
+  }
+  const planned = diffIpRanges(current, req.desired);
+  const id = await store.begin({
+    action: req.action,
+    restored_from: req.restoredFrom,
+    previous: current,
+    previous_version: currentVersion,
+    added: planned.added,
+    removed: planned.removed,
+    locked_out: lockedOut,
+    target: req.desired,
+    ...req.by,
+  });
+  const result = await writeList(deps, id, req.desired, fence);
+  const actual = diffIpRanges(current, result);
+  const recorded = await record(
+    deps,
+    id,
+    {
+      status: 'applied',
+      result,
+      result_version: ipAccessListVersion(result),
+      added: actual.added,
+      removed: actual.removed,
+    },
+    fence,
+  );
+  if (!recorded) {
+    // Applied under the lock: answered as applied, whatever the history could take.
+    return {
+      ...answer(result),
+      revision: null,
+      unchanged: false,
+      recorded: false,
+      warning: `The list was applied, but the console could not record it in the history yet (its store cannot be reached). Revision ${id} shows it as applying until the console reconciles it with the API.`,
+    };
+  }
+  return { ...answer(result), revision: await store.summary(id).catch(() => null), unchanged: false };
+}
+
+/** Checks a change (its base, lockout, egress), then makes it: one change at a time across replicas. */
+async function applyChange(deps: IpAccessListDeps, req: ChangeRequest) {
+  if (req.base && ipAccessListVersion(req.base) !== req.base_version) {
+    throw new HttpProblem(422, 'base does not match base_version: send the list the edit started from, unchanged', {
+      errors: [{ loc: ['body', 'base'], msg: 'base does not match base_version', type: 'base_mismatch' }],
     });
   }
-
-  /** One change at a time; a store that fails under it (before any write) answers "nothing was applied". */
-  const serializeChange = <T>(work: (fence: Fence) => Promise<T>): Promise<T> =>
-    store.serialize(work).catch((err: unknown) => {
+  const lockedOut = checkLockout(deps, req.desired, req.override_enterprise_name);
+  checkEgressConfirmed(deps, req.desired, req.confirmedRange);
+  // A store that fails under the lock (before any write) answers "nothing was applied".
+  return deps.store
+    .serialize((fence) => changeUnderLock(deps, req, lockedOut, fence))
+    .catch((err: unknown) => {
       throw err instanceof StoreUnavailable ? notAppliedForStore(err) : err;
     });
+}
 
-  /**
-   * Records how a change ended after proving the lock is still held; a store that cannot be reached is tried
-   * again for a while. Answers whether it was recorded (if not, reconciliation closes the revision).
-   */
-  async function record(id: number, outcome: IpRevisionOutcome, fence: Fence): Promise<boolean> {
-    const deadline = Date.now() + recordRetryMs;
-    for (;;) {
-      try {
-        await fence.check();
-        await store.finish(id, outcome);
-        return true;
-      } catch (err) {
-        const retry =
-          err instanceof StoreUnavailable || (err instanceof LockLost && err.reason === 'store_unavailable');
-        if (!retry || Date.now() + 250 > deadline) {
-          console.error(
-            `[console] recording IP access list revision ${id} failed: ${err instanceof Error ? err.message : 'unknown error'}; reconciliation will close it`,
-          );
-          return false;
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  }
-
+export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
+  const { upstream, store } = deps;
+  const answer = answerOf(deps);
   const revisionOf = async (id: number) => {
     const rev = await store.get(id);
     if (!rev) throw new HttpProblem(404, `Revision ${id} was not found in the IP access list's history`);
@@ -312,9 +324,10 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
   };
 
   return {
-    'console.ipAccessList.get': async ({ signal }) => answer(await readCurrent(signal)),
+    'console.ipAccessList.get': async ({ signal }) =>
+      answer((await upstream.call('ipAccessList.get', { signal })).ip_ranges),
     'console.ipAccessList.apply': ({ body, signal, c }) =>
-      applyChange({
+      applyChange(deps, {
         action: body.ip_ranges.length === 0 ? 'clear' : 'replace',
         base_version: body.base_version,
         base: body.base,
@@ -354,7 +367,7 @@ export function ipAccessListHandlers(deps: IpAccessListDeps): ConsoleHandlers {
           },
         );
       }
-      return applyChange({
+      return applyChange(deps, {
         action: 'restore',
         base_version: body.base_version,
         base: body.base,
