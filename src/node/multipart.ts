@@ -114,6 +114,148 @@ function parseHeaders(block: Buffer): Record<string, string> {
   return headers;
 }
 
+type ParseState = 'preamble' | 'headers' | 'body' | 'after' | 'done';
+
+/** Where the parse of one body stands: what is buffered, the part found, and the file's bytes so far. */
+interface Parse {
+  opts: ReadFileOptions;
+  opening: Buffer;
+  delimiter: Buffer;
+  buf: Buffer;
+  state: ParseState;
+  size: number;
+  part?: FilePart;
+  sink?: FileSink;
+}
+
+/** One step of the parse over what is buffered; false when it needs more bytes (or the body is done). */
+function step(p: Parse): Promise<boolean> | boolean {
+  switch (p.state) {
+    case 'preamble':
+      return openingBoundary(p);
+    case 'headers':
+      return partHeaders(p);
+    case 'body':
+      return fileBytes(p);
+    case 'after':
+      return afterDelimiter(p);
+    case 'done':
+      return false;
+  }
+}
+
+function openingBoundary(p: Parse): boolean {
+  const { buf, opening } = p;
+  const at = buf.indexOf(opening);
+  if (at === -1) {
+    if (buf.length > MAX_HEADER_BYTES) throw malformed('no opening boundary');
+    return false;
+  }
+  if (buf.length < at + opening.length + 2) return false;
+  const next = buf.subarray(at + opening.length, at + opening.length + 2).toString('latin1');
+  if (next === '--') throw malformed(`the body holds no part; it must hold one part named ${p.opts.field}`);
+  if (next !== '\r\n') throw malformed('a boundary line must end with CRLF');
+  p.buf = buf.subarray(at + opening.length + 2);
+  p.state = 'headers';
+  return true;
+}
+
+/** A part's headers: it must be the one file part named `opts.field`; its sink is opened. */
+async function partHeaders(p: Parse): Promise<boolean> {
+  const end = p.buf.indexOf(HEADER_END);
+  if (end === -1) {
+    if (p.buf.length > MAX_HEADER_BYTES) throw malformed('the part headers are too long');
+    return false;
+  }
+  const headers = parseHeaders(p.buf.subarray(0, end));
+  p.buf = p.buf.subarray(end + HEADER_END.length);
+  p.part = filePartOf(headers, p.opts.field, p.part !== undefined);
+  p.sink = await p.opts.open(p.part);
+  p.state = 'body';
+  return true;
+}
+
+function filePartOf(headers: Record<string, string>, field: string, seenOne: boolean): FilePart {
+  const { name, filename } = dispositionParams(headers['content-disposition'] ?? '');
+  if (name !== field) {
+    throw unprocessable(
+      [
+        {
+          loc: ['body', name ?? 'part'],
+          msg: `unexpected part; the body holds one part named ${field}`,
+          type: 'multipart',
+        },
+      ],
+      `The body holds one part named ${field}; it also has ${name ? `a part named ${name.slice(0, 100)}` : 'an unnamed part'}`,
+    );
+  }
+  if (seenOne) {
+    throw unprocessable([
+      {
+        loc: ['body', field],
+        msg: `one file per upload: the body holds a second ${field} part`,
+        type: 'multipart',
+      },
+    ]);
+  }
+  if (filename === undefined) {
+    throw unprocessable([
+      {
+        loc: ['body', field],
+        msg: `${field} must be a file (a part with a filename)`,
+        type: 'multipart',
+      },
+    ]);
+  }
+  const type = headers['content-type'];
+  return {
+    field: name,
+    filename,
+    contentType:
+      type && /^[\w.+-]{1,60}\/[\w.+-]{1,60}(\s*;\s*charset=[\w-]{1,30})?$/i.test(type)
+        ? type.toLowerCase()
+        : 'application/octet-stream',
+  };
+}
+
+/** The file's bytes up to the next delimiter, passed on to the sink within the size limit. */
+async function fileBytes(p: Parse): Promise<boolean> {
+  const emit = async (chunk: Buffer) => {
+    if (chunk.length === 0) return;
+    p.size += chunk.length;
+    if (p.size > p.opts.maxBytes) throw tooLarge(p.opts.maxBytes);
+    await p.sink!.write(chunk);
+  };
+  const at = p.buf.indexOf(p.delimiter);
+  if (at === -1) {
+    // Keep what could be the start of the delimiter; pass the rest on.
+    const keep = Math.min(p.buf.length, p.delimiter.length - 1);
+    await emit(p.buf.subarray(0, p.buf.length - keep));
+    p.buf = p.buf.subarray(p.buf.length - keep);
+    return false;
+  }
+  await emit(p.buf.subarray(0, at));
+  p.buf = p.buf.subarray(at + p.delimiter.length);
+  p.state = 'after';
+  return true;
+}
+
+/** After a delimiter: `--` closes the body, CRLF opens another part's headers. */
+function afterDelimiter(p: Parse): boolean {
+  if (p.buf.length < 2) return false;
+  const next = p.buf.subarray(0, 2).toString('latin1');
+  if (next === '--') {
+    p.state = 'done';
+    return false;
+  }
+  if (next === '\r\n' || p.buf.subarray(0, 2).equals(CRLF)) {
+    p.buf = p.buf.subarray(2);
+    p.state = 'headers';
+    return true;
+  }
+  throw malformed('a boundary line must end with CRLF or --');
+}
+
 /**
  * Reads the request's multipart body: exactly one part, named `opts.field`, carrying a file. Answers the part
  * and the file's size once the closing boundary has been read; throws an HttpProblem (413, 415, 422) otherwise,
@@ -144,121 +286,21 @@ export async function readSingleFile(
   const reader = request.body?.getReader();
   if (!reader) throw malformed(`the body is empty; it must hold one part named ${opts.field}`);
 
-  const opening = Buffer.from(`--${boundary}`);
-  const delimiter = Buffer.from(`\r\n--${boundary}`);
-  let buf: Buffer = Buffer.alloc(0);
-  let state: 'preamble' | 'headers' | 'body' | 'after' | 'done' = 'preamble';
-  let total = 0;
-  let size = 0;
-  let part: FilePart | undefined;
-  let sink: FileSink | undefined;
-  let ended = false;
-
-  const emit = async (chunk: Buffer) => {
-    if (chunk.length === 0) return;
-    size += chunk.length;
-    if (size > opts.maxBytes) throw tooLarge(opts.maxBytes);
-    await sink!.write(chunk);
+  const p: Parse = {
+    opts,
+    opening: Buffer.from(`--${boundary}`),
+    delimiter: Buffer.from(`\r\n--${boundary}`),
+    buf: Buffer.alloc(0),
+    state: 'preamble',
+    size: 0,
   };
-
+  let total = 0;
+  let ended = false;
   try {
     for (;;) {
       // Work through what is buffered; read more only when a step needs it.
-      let progressed = true;
-      while (progressed && state !== 'done') {
-        progressed = false;
-        if (state === 'preamble') {
-          const at = buf.indexOf(opening);
-          if (at === -1) {
-            if (buf.length > MAX_HEADER_BYTES) throw malformed('no opening boundary');
-            break;
-          }
-          if (buf.length < at + opening.length + 2) break;
-          const next = buf.subarray(at + opening.length, at + opening.length + 2).toString('latin1');
-          if (next === '--') throw malformed(`the body holds no part; it must hold one part named ${opts.field}`);
-          if (next !== '\r\n') throw malformed('a boundary line must end with CRLF');
-          buf = buf.subarray(at + opening.length + 2);
-          state = 'headers';
-          progressed = true;
-        } else if (state === 'headers') {
-          const end = buf.indexOf(HEADER_END);
-          if (end === -1) {
-            if (buf.length > MAX_HEADER_BYTES) throw malformed('the part headers are too long');
-            break;
-          }
-          const headers = parseHeaders(buf.subarray(0, end));
-          buf = buf.subarray(end + HEADER_END.length);
-          const { name, filename } = dispositionParams(headers['content-disposition'] ?? '');
-          if (name !== opts.field) {
-            throw unprocessable(
-              [
-                {
-                  loc: ['body', name ?? 'part'],
-                  msg: `unexpected part; the body holds one part named ${opts.field}`,
-                  type: 'multipart',
-                },
-              ],
-              `The body holds one part named ${opts.field}; it also has ${name ? `a part named ${name.slice(0, 100)}` : 'an unnamed part'}`,
-            );
-          }
-          if (part) {
-            throw unprocessable([
-              {
-                loc: ['body', opts.field],
-                msg: `one file per upload: the body holds a second ${opts.field} part`,
-                type: 'multipart',
-              },
-            ]);
-          }
-          if (filename === undefined) {
-            throw unprocessable([
-              {
-                loc: ['body', opts.field],
-                msg: `${opts.field} must be a file (a part with a filename)`,
-                type: 'multipart',
-              },
-            ]);
-          }
-          const type = headers['content-type'];
-          part = {
-            field: name,
-            filename,
-            contentType:
-              type && /^[\w.+-]{1,60}\/[\w.+-]{1,60}(\s*;\s*charset=[\w-]{1,30})?$/i.test(type)
-                ? type.toLowerCase()
-                : 'application/octet-stream',
-          };
-          sink = await opts.open(part);
-          state = 'body';
-          progressed = true;
-        } else if (state === 'body') {
-          const at = buf.indexOf(delimiter);
-          if (at === -1) {
-            // Keep what could be the start of the delimiter; pass the rest on.
-            const keep = Math.min(buf.length, delimiter.length - 1);
-            await emit(buf.subarray(0, buf.length - keep));
-            buf = buf.subarray(buf.length - keep);
-            break;
-          }
-          await emit(buf.subarray(0, at));
-          buf = buf.subarray(at + delimiter.length);
-          state = 'after';
-          progressed = true;
-        } else if (state === 'after') {
-          if (buf.length < 2) break;
-          const next = buf.subarray(0, 2).toString('latin1');
-          if (next === '--') {
-            state = 'done';
-          } else if (next === '\r\n' || buf.subarray(0, 2).equals(CRLF)) {
-            buf = buf.subarray(2);
-            state = 'headers';
-            progressed = true;
-          } else {
-            throw malformed('a boundary line must end with CRLF or --');
-          }
-        }
-      }
-      if (state === 'done') break;
+      while (await step(p)) continue;
+      if (p.state === 'done') break;
       if (ended) throw malformed('the body ended before its closing boundary');
       const { done, value } = await reader.read();
       if (done) {
@@ -267,7 +309,7 @@ export async function readSingleFile(
       }
       total += value.byteLength;
       if (total > totalLimit) throw tooLarge(opts.maxBytes);
-      buf = buf.length === 0 ? Buffer.from(value) : Buffer.concat([buf, value]);
+      p.buf = p.buf.length === 0 ? Buffer.from(value) : Buffer.concat([p.buf, value]);
     }
     // The epilogue after the closing boundary is ignored, but still bounded.
     for (;;) {
@@ -280,6 +322,6 @@ export async function readSingleFile(
     // Past the limit nothing more is read; short of it, the rest is, so the refusal reaches the client.
     return refuse(err, reader, total > totalLimit ? 0 : totalLimit - total, drainMs);
   }
-  if (!part) throw malformed(`the body must hold one part named ${opts.field}`);
-  return { part, size };
+  if (!p.part) throw malformed(`the body must hold one part named ${opts.field}`);
+  return { part: p.part, size: p.size };
 }
