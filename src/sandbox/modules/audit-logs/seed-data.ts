@@ -223,6 +223,19 @@ export function pickPrincipals(
 
 /** The `data` object of one action: the ids and fields an admin needs to answer "what changed". */
 export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<string, unknown> {
+  // Only the area that knows the action draws from rng, so each action's data stays as it was seeded.
+  return (
+    sessionData(rng, action) ??
+    contentData(rng, action) ??
+    peopleData(rng, action, users) ??
+    settingsData(rng, action) ??
+    roleData(rng, action) ??
+    {}
+  );
+}
+
+/** Sessions and repository indexing. */
+function sessionData(rng: Rng, action: string): Record<string, unknown> | undefined {
   switch (action) {
     case 'create_session':
       return {
@@ -254,6 +267,14 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
       return { session_id: id(rng, ID_PREFIX.session), status: rng.pick(['started', 'already_exists']) };
     case 'remove_repository_indexing':
       return { repository_paths: rng.sample(REPOS, rng.int(1, 3)) };
+    default:
+      return undefined;
+  }
+}
+
+/** Knowledge notes, secrets and git permissions. */
+function contentData(rng: Rng, action: string): Record<string, unknown> | undefined {
+  switch (action) {
     case 'create_knowledge_note':
       return {
         note_id: id(rng, ID_PREFIX.note),
@@ -287,6 +308,14 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
         changes: { read_only: { from: !readOnly, to: readOnly } },
       };
     }
+    default:
+      return undefined;
+  }
+}
+
+/** Members, join requests, service users and IdP groups. */
+function peopleData(rng: Rng, action: string, users: SeedUser[]): Record<string, unknown> | undefined {
+  switch (action) {
     case 'create_join_request':
       return {
         join_request_id: `joinreq-${rng.hex(12)}`,
@@ -342,6 +371,14 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
     }
     case 'delete_idp_group':
       return { idp_group_name: rng.pick(IDP_GROUP_NAMES), member_count: rng.int(0, 40), role_assignments: [] };
+    default:
+      return undefined;
+  }
+}
+
+/** Enterprise and organization settings: the IP access list, organizations, limits and tags. */
+function settingsData(rng: Rng, action: string): Record<string, unknown> | undefined {
+  switch (action) {
     case 'replace_ip_access_list':
     case 'append_ip_access_list':
     case 'clear_ip_access_list': {
@@ -401,6 +438,14 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
       };
     case 'update_default_tag':
       return { default_tag: rng.pick(['compliance', 'backend', null]), previous_default_tag: null };
+    default:
+      return undefined;
+  }
+}
+
+/** Roles of IdP groups and service users, and schedules paused by the service. */
+function roleData(rng: Rng, action: string): Record<string, unknown> | undefined {
+  switch (action) {
     case 'assign_idp_group_role':
     case 'update_idp_group_role':
     case 'remove_idp_group_role':
@@ -446,7 +491,7 @@ export function seedData(rng: Rng, action: string, users: SeedUser[]): Record<st
         ]),
       };
     default:
-      return {};
+      return undefined;
   }
 }
 
