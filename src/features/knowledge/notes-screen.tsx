@@ -9,9 +9,9 @@ import type { KnowledgeNote } from '@/api/operations/knowledge';
 import { Badge } from '@/components/badge';
 import { buttonClass } from '@/components/ui/button';
 import { columnHelper, DataTable, timeColumn } from '@/components/data-table';
-import { AccessBadge, AccessTypeFilter } from '@/components/markdown-document';
+import { accessColumn, DocumentFilters, documentListEmpty } from '@/components/markdown-document';
 import { SavedViews } from '@/components/saved-views';
-import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
+import { FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { notesInfiniteQueryOptions, type NoteFilters, type NoteScope } from './api';
 import { FolderTree } from './folder-tree';
@@ -61,12 +61,7 @@ function noteColumns(scope: NoteScope) {
       meta: { width: 'minmax(10rem,1.6fr)', className: 'line-clamp-2 text-muted' },
       cell: ({ getValue }) => getValue() || '—',
     }),
-    col.accessor('access_type', {
-      header: 'Access',
-      enableSorting: true,
-      meta: { width: '7.5rem' },
-      cell: ({ row }) => <AccessBadge document={row.original} />,
-    }),
+    accessColumn<KnowledgeNote>(),
     col.accessor((n) => n.pinned_repo ?? '', {
       id: 'pinned_repo',
       header: 'Pinned repository',
@@ -96,7 +91,6 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
   const orgId = scope.kind === 'org' ? scope.orgId : undefined;
   const columns = useMemo(() => noteColumns(orgId ? { kind: 'org', orgId } : { kind: 'enterprise' }), [orgId]);
   const set = (patch: Partial<NoteFilters>) => onFiltersChange({ ...filters, ...patch });
-  const [search, setSearch] = useDebouncedInput(filters.search ?? '', (v) => set({ search: v.trim() || undefined }));
   const [pinned, setPinned] = useDebouncedInput(filters.pinned_repo ?? '', (v) =>
     set({ pinned_repo: v.trim() || undefined }),
   );
@@ -124,27 +118,23 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
           </>
         }
       />
-      <FilterBar
-        active={[filters.search, filters.pinned_repo, filters.access_type].filter(Boolean).length}
-        showLabel="Show notes"
+      <DocumentFilters
+        plural="notes"
+        enterprise={scope.kind === 'enterprise'}
+        filters={filters}
+        onFiltersChange={onFiltersChange}
+        searchPlaceholder="Name, trigger or body"
+        counted={[filters.pinned_repo]}
+        filtered={filtered}
       >
-        {(narrow) => (
-          <FilterFields label="Filter notes" narrow={narrow}>
-            <FilterText search label="Search" placeholder="Name, trigger or body" value={search} onChange={setSearch} />
-            {scope.kind === 'enterprise' && (
-              <AccessTypeFilter value={filters.access_type} onChange={(access_type) => set({ access_type })} />
-            )}
-            <FilterText
-              label="Pinned repository"
-              className="w-56"
-              placeholder="owner/repository"
-              value={pinned}
-              onChange={setPinned}
-            />
-            <ClearFilters shown={filtered} onClear={() => onFiltersChange({})} />
-          </FilterFields>
-        )}
-      </FilterBar>
+        <FilterText
+          label="Pinned repository"
+          className="w-56"
+          placeholder="owner/repository"
+          value={pinned}
+          onChange={setPinned}
+        />
+      </DocumentFilters>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">
         <div className="md:sticky md:top-20 md:self-start">
           <FolderTree scope={scope} folderPath={filters.folder_path} onSelect={(folder_path) => set({ folder_path })} />
@@ -162,10 +152,11 @@ export function NotesScreen({ scope, filters, onFiltersChange, subtitle }: Notes
             query={query}
             getRowId={(n) => n.note_id}
             minWidth="52rem"
-            empty={{
-              title: filtered ? 'No note matches these filters' : 'No knowledge notes yet',
-              hint: filtered ? 'Change or clear the filters.' : 'Create the first note with “New note”.',
-            }}
+            empty={documentListEmpty(filtered, {
+              noMatch: 'No note matches these filters',
+              none: 'No knowledge notes yet',
+              first: 'Create the first note with “New note”.',
+            })}
             className="h-auto max-h-[calc(100dvh-16rem)] min-h-60"
           />
         </div>

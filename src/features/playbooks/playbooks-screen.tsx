@@ -8,11 +8,9 @@ import { Play, Plus } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import type { Playbook } from '@/api/operations/playbooks';
 import { columnHelper, DataTable, timeColumn, type DataTableColumn } from '@/components/data-table';
-import { ClearFilters, FilterBar, FilterFields, FilterText } from '@/components/filter-bar';
 import { PageHeader } from '@/components/page-header';
 import { buttonClass } from '@/components/ui/button';
-import { AccessBadge, AccessTypeFilter } from '@/components/markdown-document';
-import { useDebouncedInput } from '@/lib/debounce';
+import { accessColumn, DocumentFilters, documentListEmpty } from '@/components/markdown-document';
 import {
   matchesSearch,
   playbookChoicesQueryOptions,
@@ -85,12 +83,7 @@ function playbookColumns(scope: PlaybookScope, linkScope: (p: Playbook) => Playb
         meta: { width: '8rem', className: 'truncate font-mono text-xs' },
         cell: ({ getValue }) => getValue() || '—',
       }),
-      col.accessor('access_type', {
-        header: 'Access',
-        enableSorting: true,
-        meta: { width: '7.5rem' },
-        cell: ({ row }) => <AccessBadge document={row.original} />,
-      }),
+      accessColumn<Playbook>(),
     ]),
     ...scoped,
     ...col.columns([col.accessor('updated_at', { header: 'Updated', ...timeColumn() })]),
@@ -112,8 +105,6 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
     const s: PlaybookScope = orgId ? { kind: 'org', orgId } : { kind: 'enterprise' };
     return playbookColumns(s, (p) => (orgId && p.access_type === 'org' ? s : { kind: 'enterprise' }));
   }, [orgId]);
-  const set = (patch: Partial<PlaybookFilters>) => onFiltersChange({ ...filters, ...patch });
-  const [search, setSearch] = useDebouncedInput(filters.search ?? '', (v) => set({ search: v.trim() || undefined }));
   // The API's search and access filter are sandbox extensions: narrow what is loaded too.
   const filter = useCallback(
     (p: Playbook) =>
@@ -137,17 +128,13 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
           </PlaybookLink>
         }
       />
-      <FilterBar active={[filters.search, filters.access_type].filter(Boolean).length} showLabel="Show playbooks">
-        {(narrow) => (
-          <FilterFields label="Filter playbooks" narrow={narrow}>
-            <FilterText search label="Search" placeholder="Title, macro or body" value={search} onChange={setSearch} />
-            {scope.kind === 'enterprise' && (
-              <AccessTypeFilter value={filters.access_type} onChange={(access_type) => set({ access_type })} />
-            )}
-            <ClearFilters shown={filtered} onClear={() => onFiltersChange({})} />
-          </FilterFields>
-        )}
-      </FilterBar>
+      <DocumentFilters
+        plural="playbooks"
+        enterprise={scope.kind === 'enterprise'}
+        filters={filters}
+        onFiltersChange={onFiltersChange}
+        searchPlaceholder="Title, macro or body"
+      />
       <DataTable
         label={scope.kind === 'enterprise' ? 'Playbooks' : 'Organization playbooks'}
         tableId={scope.kind === 'enterprise' ? 'playbooks-enterprise' : 'playbooks'}
@@ -156,10 +143,11 @@ export function PlaybooksScreen({ scope, filters, onFiltersChange, subtitle }: P
         filter={filter}
         getRowId={(p) => p.playbook_id}
         minWidth="44rem"
-        empty={{
-          title: filtered ? 'No playbook matches these filters' : 'No playbooks yet',
-          hint: filtered ? 'Change or clear the filters.' : 'Create the first one with “New playbook”.',
-        }}
+        empty={documentListEmpty(filtered, {
+          noMatch: 'No playbook matches these filters',
+          none: 'No playbooks yet',
+          first: 'Create the first one with “New playbook”.',
+        })}
         className="h-auto max-h-[calc(100dvh-16rem)] min-h-48"
       />
       {scope.kind === 'org' && <EnterprisePlaybooks orgId={scope.orgId} search={filters.search} columns={columns} />}
