@@ -59,6 +59,7 @@ async function load(): Promise<Row[]> {
       for (const r of performance.getEntriesByType('resource'))
         rows.push([r.startTime, r.responseEnd, r.initiatorType + ' ' + new URL(r.name).pathname + new URL(r.name).search + ' ' + r.transferSize + ' B']);
       for (const p of performance.getEntriesByType('paint')) rows.push([p.startTime, p.startTime, p.name]);
+      for (const m of performance.getEntriesByType('mark')) rows.push([m.startTime, m.startTime, 'mark ' + m.name]);
       for (const [s, d] of window.__long) rows.push([s, s + d, 'long task ' + Math.round(d) + ' ms']);
       const d = nav.domContentLoadedEventStart;
       rows.push([d, d, 'DOMContentLoaded']);

@@ -8,6 +8,8 @@ import { applyTheme, readTheme } from '@/lib/theme';
 import { createAppRouter } from './router';
 import './styles.css';
 
+// Marks of the first screen's steps, read by the bench's waterfall (bench/waterfall.ts): cheap, and only marks.
+performance.mark('console:entry-run');
 applyTheme(readTheme());
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(readTheme()));
 
@@ -45,8 +47,14 @@ function screenAnswers(ms: number): Promise<void> {
 void router
   .load()
   .catch(() => undefined)
-  .then(() => screenAnswers(FIRST_ANSWERS_WAIT_MS))
-  .then(render);
+  .then(() => {
+    performance.mark('console:route-loaded');
+    return screenAnswers(FIRST_ANSWERS_WAIT_MS);
+  })
+  .then(() => {
+    performance.mark('console:answers-in');
+    render();
+  });
 
 function render() {
   createRoot(document.getElementById('root')!, {

@@ -65,7 +65,10 @@ export const FIRST_PAINT_ID = 'first-paint';
 export function AppShell({ children }: { children: ReactNode }) {
   // The shell painted from the HTML gives way to this one in the same frame (a layout effect runs before the
   // browser paints), so the page never shows both, nor neither.
-  useLayoutEffect(() => document.getElementById(FIRST_PAINT_ID)?.remove(), []);
+  useLayoutEffect(() => {
+    document.getElementById(FIRST_PAINT_ID)?.remove();
+    performance.mark('console:shell-committed');
+  }, []);
   const params = useParams({ strict: false }) as { orgId?: string };
   const orgId = params.orgId ?? lastOrg() ?? undefined;
   const [menuOpen, setMenuOpen] = useState(false);

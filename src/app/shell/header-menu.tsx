@@ -1,75 +1,40 @@
 /**
- * The header's menu on a phone: the times and theme toggles and Sign out, which sit in the header itself on
- * wider screens. At 390 px the header has room for the menu button, the queue, the palette and one menu, not
- * for every button beside them (they pushed the page wider than the screen).
+ * The header's menu button on a phone (times, theme, Sign out; ./header-menu-content.tsx). The menu's code
+ * (Radix DropdownMenu and its focus and scroll helpers, ~10 KB compressed) loads when the browser is idle after
+ * the first screen, or at once when the button is pointed at, focused or pressed; until then the same button
+ * shows, and a press before the code is in opens the menu as soon as it is.
  */
-import { EllipsisVertical, LogOut } from 'lucide-react';
-import { useState } from 'react';
+import { EllipsisVertical } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuCheckboxItem,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { readTheme, saveTheme, type Theme } from '@/lib/theme';
-import { setTimeDisplay, useTimeDisplay } from '@/lib/time-display';
+import type { HeaderMenuProps } from './header-menu-content';
+import { whenIdle } from './idle';
 
-const THEMES: Array<[Theme, string]> = [
-  ['light', 'Light theme'],
-  ['dark', 'Dark theme'],
-  ['system', 'System theme'],
-];
+const loadMenu = () => import('./header-menu-content');
+const Menu = lazy(() => loadMenu().then((m) => ({ default: m.HeaderMenuContent })));
+const preload = () => void loadMenu().catch(() => undefined);
 
-export function HeaderMenu({ onSignOut, className }: { onSignOut?: () => void; className?: string }) {
-  const display = useTimeDisplay();
-  const [theme, setTheme] = useState<Theme>(readTheme);
+export function HeaderMenu(props: HeaderMenuProps) {
+  // null: the plain button; 'closed' | 'open': the menu, as it should first show.
+  const [menu, setMenu] = useState<'closed' | 'open' | null>(null);
+  useEffect(() => whenIdle(() => setMenu((m) => m ?? 'closed')), []);
+  const button = (
+    <Button
+      size="icon"
+      aria-label="More: times, theme and sign out"
+      aria-haspopup="menu"
+      className={props.className}
+      onPointerEnter={preload}
+      onFocus={preload}
+      onClick={() => setMenu('open')}
+    >
+      <EllipsisVertical className="size-4" aria-hidden />
+    </Button>
+  );
+  if (menu === null) return button;
   return (
-    // Not modal: a modal menu hides the rest of the page from assistive technology while it stays focusable.
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button size="icon" aria-label="More: times, theme and sign out" className={className}>
-          <EllipsisVertical className="size-4" aria-hidden />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        <DropdownMenuCheckboxItem
-          checked={display === 'absolute'}
-          onCheckedChange={(on) => setTimeDisplay(on ? 'absolute' : 'relative')}
-        >
-          Show absolute times
-        </DropdownMenuCheckboxItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuLabel>Theme</DropdownMenuLabel>
-        <DropdownMenuRadioGroup
-          value={theme}
-          onValueChange={(v) => {
-            const next = THEMES.find(([t]) => t === v)?.[0] ?? 'system';
-            saveTheme(next);
-            setTheme(next);
-          }}
-        >
-          {THEMES.map(([value, label]) => (
-            <DropdownMenuRadioItem key={value} value={value}>
-              {label}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
-        {onSignOut && (
-          <>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem onSelect={onSignOut}>
-              <LogOut className="size-4" aria-hidden />
-              Sign out
-            </DropdownMenuItem>
-          </>
-        )}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense fallback={button}>
+      <Menu {...props} defaultOpen={menu === 'open'} />
+    </Suspense>
   );
 }

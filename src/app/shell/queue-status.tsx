@@ -4,16 +4,17 @@
  * "high" alone alarms without helping, so the indicator says what the figure means and what to do: on hover
  * and keyboard focus (a tooltip) and to assistive technology (its description), and it links to Capacity.
  * Its accessible name contains its visible text (WCAG 2.5.3, "label in name"). Kept tiny: no chart code, no
- * schemas. Without the permission (or on any error) it stays out of the way.
+ * schemas, and the tooltip's code loads after the first screen (./later-tooltip.tsx). Without the permission
+ * (or on any error) it stays out of the way.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
-import { Tooltip } from '@/components/ui/tooltip';
 import { queueQueryOptions } from '@/features/capacity/api';
 import { cn } from '@/lib/cn';
 import { formatNumber } from '@/lib/format';
 import { useDocumentVisible } from '@/lib/use-document-visible';
+import { LaterTooltip } from './later-tooltip';
 
 const TONE: Record<string, string> = {
   normal: 'bg-success',
@@ -48,7 +49,7 @@ export function QueueStatus() {
   const explanation = queueExplanation(size, status);
   return (
     <>
-      <Tooltip content={explanation} side="bottom">
+      <LaterTooltip content={explanation} side="bottom">
         <Link
           to="/capacity"
           // Starts with what the wide header shows ("110 queued, high"); the narrow one shows the count alone.
@@ -62,7 +63,7 @@ export function QueueStatus() {
           <span className="tabular-nums">{count}</span>{' '}
           <span className="hidden text-muted sm:inline">queued, {status}</span>
         </Link>
-      </Tooltip>
+      </LaterTooltip>
       <span id={describedBy} className="sr-only">
         {explanation}
       </span>
