@@ -1,6 +1,9 @@
 /** Formatting of the API's Unix-second timestamps and other values for people. */
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+// Built on first use, not at load: the shell imports this module, and building `Intl` formatters (locale data)
+// cost the first screen's script run tens of milliseconds before anything needed them.
+let dateTime: Intl.DateTimeFormat | undefined;
+let relative: Intl.RelativeTimeFormat | undefined;
 
 /**
  * The last strings formatted, by timestamp: a list formats the same instants again as rows re-render and come
@@ -13,6 +16,7 @@ export function formatDateTime(unixSeconds: number | null | undefined): string {
   if (unixSeconds === null || unixSeconds === undefined) return '—';
   let text = dateTimeCache.get(unixSeconds);
   if (text === undefined) {
+    dateTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
     text = dateTime.format(new Date(unixSeconds * 1000));
     if (dateTimeCache.size >= DATE_TIME_CACHE_MAX) dateTimeCache.clear();
     dateTimeCache.set(unixSeconds, text);
@@ -42,6 +46,7 @@ function relativePhrase(amount: number, unit: Intl.RelativeTimeFormatUnit): stri
   const key = `${amount} ${unit}`;
   let text = relativeCache.get(key);
   if (text === undefined) {
+    relative ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
     text = relative.format(amount, unit);
     if (relativeCache.size >= 1_000) relativeCache.clear();
     relativeCache.set(key, text);
