@@ -1,20 +1,23 @@
 /**
  * The command palette (Ctrl/⌘+K): one search box over the console's screens, the enterprise's
  * organizations, recent sessions (by title) and knowledge notes (by name). Arrow keys move through the
- * results, Enter opens one, Escape closes and focus returns where it was. Loaded on first use.
+ * results, Enter opens one, Escape closes and focus returns where it was. A screen the signed-in person's console
+ * roles (or the console's credential) do not allow stays listed but disabled, saying why. Loaded on first use.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams, type LinkOptions } from '@tanstack/react-router';
 import { Search } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { useActiveOption } from '@/components/ui/use-active-option';
+import { cn } from '@/lib/cn';
 import { apiCall } from '@/lib/api-client';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 import { useDebounced } from '@/lib/debounce';
 import { lastOrg } from '@/lib/last-org';
 import { ENTERPRISE_NAV, organizationNav } from '@/lib/nav';
 import { organizationsInfiniteQueryOptions } from '@/lib/organizations';
+import { usePermissionCheck, type PermissionVerdict } from '@/lib/principal';
 
 interface Result {
   id: string;
@@ -22,6 +25,8 @@ interface Result {
   label: string;
   detail?: string;
   to: LinkOptions;
+  /** Why it cannot be opened (the person's console roles or the credential refuse it); listed, not opened. */
+  disabled?: string;
 }
 
 /** Sessions the palette reads (newest first), page by page while the search finds too few. */
@@ -64,22 +69,46 @@ export function noteList(notes: readonly Note[], orgName: ReadonlyMap<string, st
   });
 }
 
-export default function CommandPalette({
-  open,
-  onOpenChange,
-  fallbackFocus,
-}: {
-  open: boolean;
-  onOpenChange: (o: boolean) => void;
-  /** Where focus goes on close when nothing had it at opening (Ctrl+K on the page itself): the palette's button. */
-  fallbackFocus?: () => HTMLElement | null;
-}) {
-  const navigate = useNavigate();
+type Check = (
+  permission: Parameters<ReturnType<typeof usePermissionCheck>>[0],
+  orgId: string | null,
+) => PermissionVerdict;
+
+/** The screens as results: the enterprise's, and those of the organization on screen (or the last one opened). */
+export function screenResults(orgId: string | undefined, orgName: ReadonlyMap<string, string>, check: Check): Result[] {
+  const refusal = (permission: Parameters<Check>[0], org: string | null) => {
+    const v = check(permission, org);
+    return v.allowed === false ? v.reason : undefined;
+  };
+  return [
+    ...ENTERPRISE_NAV.map(({ label, exact: _exact, permission, operation: _op, ...to }) => ({
+      id: `screen:${label}`,
+      group: 'Screens' as const,
+      label,
+      detail: 'Enterprise',
+      to,
+      disabled: refusal(permission, null),
+    })),
+    ...(orgId
+      ? organizationNav(orgId).map(({ label, exact: _exact, permission, operation: _op, ...to }) => ({
+          id: `org-screen:${label}`,
+          group: 'Screens' as const,
+          label,
+          detail: orgName.get(orgId) ?? orgId,
+          to,
+          disabled: refusal(permission, orgId),
+        }))
+      : []),
+  ];
+}
+
+/** What the palette finds for the text typed: its queries, read while it is open, and the results in groups. */
+function usePaletteResults(open: boolean, text: string) {
   const { orgId: routeOrg } = useParams({ strict: false }) as { orgId?: string };
   const orgId = routeOrg ?? lastOrg() ?? undefined;
-  const [text, setText] = useState('');
   const q = text.trim().toLowerCase();
   const debounced = useDebounced(q, 200);
+  const check = usePermissionCheck();
 
   const orgs = useInfiniteQuery({ ...organizationsInfiniteQueryOptions(), enabled: open });
   const sessions = useInfiniteQuery({ ...palettesSessions, enabled: open });
@@ -97,24 +126,7 @@ export default function CommandPalette({
   const results = useMemo<Result[]>(() => {
     const match = (...fields: Array<string | null | undefined>) =>
       !q || fields.some((f) => f?.toLowerCase().includes(q));
-    const screens: Result[] = [
-      ...ENTERPRISE_NAV.map(({ label, exact: _exact, ...to }) => ({
-        id: `screen:${label}`,
-        group: 'Screens' as const,
-        label,
-        detail: 'Enterprise',
-        to,
-      })),
-      ...(orgId
-        ? organizationNav(orgId).map(({ label, exact: _exact, ...to }) => ({
-            id: `org-screen:${label}`,
-            group: 'Screens' as const,
-            label,
-            detail: orgName.get(orgId) ?? orgId,
-            to,
-          }))
-        : []),
-    ].filter((r) => match(r.label, r.detail));
+    const screens = screenResults(orgId, orgName, check).filter((r) => match(r.label, r.detail));
     const organizations: Result[] = orgList
       .filter((o) => match(o.name, o.org_id))
       .slice(0, MAX_PER_GROUP)
@@ -140,7 +152,7 @@ export default function CommandPalette({
     const noteResults: Result[] =
       q && debounced === q ? noteList(notes.data?.items ?? [], orgName).slice(0, MAX_PER_GROUP) : [];
     return [...screens, ...organizations, ...sessionResults, ...noteResults];
-  }, [q, debounced, orgId, orgList, orgName, sessionList, notes.data]);
+  }, [q, debounced, orgId, orgList, orgName, sessionList, notes.data, check]);
 
   // Few matching sessions among those read: read older pages (bounded) while the admin searches.
   const sessionMatches = results.filter((r) => r.group === 'Sessions').length;
@@ -158,6 +170,100 @@ export default function CommandPalette({
       void fetchNextPage();
   }, [open, q, sessionMatches, hasNextPage, isFetchingNextPage, sessionPages, fetchNextPage]);
 
+  const searching =
+    q.length >= 2 && ((sessions.isFetching && sessionMatches === 0) || (notes.isFetching && debounced === q));
+  return { results, searching };
+}
+
+/** The results, grouped under their kind's header; a disabled screen says why in place of where it is. */
+function ResultList({
+  results,
+  listRef,
+  listId,
+  activeIndex,
+  activeDescendant,
+  optionId,
+  setActive,
+  onKeyDown,
+  go,
+}: {
+  results: Result[];
+  listRef: RefObject<HTMLUListElement | null>;
+  listId: string;
+  activeIndex: number;
+  activeDescendant: string | undefined;
+  optionId: (i: number) => string;
+  setActive: (i: number) => void;
+  onKeyDown: (e: KeyboardEvent<HTMLElement>) => void;
+  go: (r: Result) => void;
+}) {
+  return (
+    // In the tab order (a scrolling region a keyboard must reach) and driven by the same keys as the box.
+    <ul
+      ref={listRef}
+      id={listId}
+      role="listbox"
+      aria-label="Results"
+      tabIndex={0}
+      aria-activedescendant={activeDescendant}
+      onKeyDown={onKeyDown}
+      className="max-h-96 overflow-y-auto p-1 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+    >
+      {results.map((r, i) => {
+        const header = i === 0 || results[i - 1]!.group !== r.group ? r.group : null;
+        return (
+          <li key={r.id} role="presentation">
+            {header && (
+              <p className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase" aria-hidden>
+                {header}
+              </p>
+            )}
+            <div
+              id={optionId(i)}
+              data-index={i}
+              role="option"
+              aria-selected={i === activeIndex}
+              aria-disabled={r.disabled ? true : undefined}
+              onMouseMove={() => setActive(i)}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => go(r)}
+              className={cn(
+                'flex cursor-default items-baseline justify-between gap-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2',
+                r.disabled && 'text-muted',
+              )}
+            >
+              {/* The name is the text shown (WCAG 2.5.3), spaced, with the kind of result for a screen reader. */}
+              <span className="min-w-0 truncate">{r.label}</span>{' '}
+              {r.disabled ? (
+                <span className="min-w-0 shrink text-right text-xs">
+                  {r.detail} · {r.disabled}
+                </span>
+              ) : (
+                r.detail && <span className="min-w-0 shrink truncate text-xs text-muted">{r.detail}</span>
+              )}
+              <span className="sr-only"> ({r.group.replace(/s$/, '').toLowerCase()})</span>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export default function CommandPalette({
+  open,
+  onOpenChange,
+  fallbackFocus,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  /** Where focus goes on close when nothing had it at opening (Ctrl+K on the page itself): the palette's button. */
+  fallbackFocus?: () => HTMLElement | null;
+}) {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const { results, searching } = usePaletteResults(open, text);
+
   // Where Enter or a click goes: navigation waits until the dialog has closed, so focus lands on the new
   // page's heading instead of going back to where the palette was opened.
   const target = useRef<LinkOptions | null>(null);
@@ -165,19 +271,15 @@ export default function CommandPalette({
   /** What had focus when the palette opened: focus goes back there when it closes without going anywhere. */
   const openedFrom = useRef<Element | null>(null);
   const go = (r: Result) => {
+    // A screen the person may not open stays where it is: its reason is on the line.
+    if (r.disabled) return;
     target.current = r.to;
     onOpenChange(false);
     setText('');
   };
-  const { activeIndex, setActive, onKeyDown, listRef, listId, optionId, activeDescendant } = useActiveOption(results, {
-    open,
-    page: 8,
-    onChoose: go,
-  });
+  const active = useActiveOption(results, { open, page: 8, onChoose: go });
+  const { activeIndex, setActive, onKeyDown, listRef, listId, optionId, activeDescendant } = active;
 
-  const searching =
-    q.length >= 2 && ((sessions.isFetching && sessionMatches === 0) || (notes.isFetching && debounced === q));
-  let lastGroup: string | undefined;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -230,46 +332,17 @@ export default function CommandPalette({
             className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-muted"
           />
         </div>
-        {/* In the tab order (a scrolling region a keyboard must reach) and driven by the same keys as the box. */}
-        <ul
-          ref={listRef}
-          id={listId}
-          role="listbox"
-          aria-label="Results"
-          tabIndex={0}
-          aria-activedescendant={activeDescendant}
+        <ResultList
+          results={results}
+          listRef={listRef}
+          listId={listId}
+          activeIndex={activeIndex}
+          activeDescendant={activeDescendant}
+          optionId={optionId}
+          setActive={setActive}
           onKeyDown={onKeyDown}
-          className="max-h-96 overflow-y-auto p-1 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
-        >
-          {results.map((r, i) => {
-            const header = r.group !== lastGroup ? r.group : null;
-            lastGroup = r.group;
-            return (
-              <li key={r.id} role="presentation">
-                {header && (
-                  <p className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase" aria-hidden>
-                    {header}
-                  </p>
-                )}
-                <div
-                  id={optionId(i)}
-                  data-index={i}
-                  role="option"
-                  aria-selected={i === activeIndex}
-                  onMouseMove={() => setActive(i)}
-                  onMouseDown={(e) => e.preventDefault()}
-                  onClick={() => go(r)}
-                  className="flex cursor-default items-baseline justify-between gap-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2"
-                >
-                  {/* The name is the text shown (WCAG 2.5.3), spaced, with the kind of result for a screen reader. */}
-                  <span className="min-w-0 truncate">{r.label}</span>{' '}
-                  {r.detail && <span className="min-w-0 shrink truncate text-xs text-muted">{r.detail}</span>}
-                  <span className="sr-only"> ({r.group.replace(/s$/, '').toLowerCase()})</span>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+          go={go}
+        />
         <p className="border-t border-line px-3 py-2 text-xs text-muted" role="status">
           {searching
             ? 'Searching…'
