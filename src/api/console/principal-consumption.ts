@@ -49,6 +49,6 @@ export const consolePrincipalConsumptionOperations = defineConsoleOperations({
     summary: "Every member's and service user's ACUs per billing day over one range, read by the console server",
     query: PrincipalConsumptionQuery,
     response: PrincipalConsumptionList,
-    note: 'The API has no per-person breakdown: one daily-consumption call per principal, eight at a time, within 20 s; an answer without errors is kept 60 s. 403 when the API refuses the console’s credential a read.',
+    note: 'The API has no per-person breakdown: one daily-consumption call per principal, eight at a time, within 20 s; an answer without errors is kept 30 s. 403 when the API refuses the console’s credential a read.',
   },
 });

@@ -17,7 +17,10 @@ export interface PrincipalConsumptionDeps {
   concurrency?: number;
   /** The longest one whole read may take, in milliseconds (default 20 s). */
   deadlineMs?: number;
-  /** How long an answer without errors is kept, in milliseconds (default 60 s, as long as the screens keep theirs). */
+  /**
+   * How long an answer without errors is kept, in milliseconds (default 30 s: long enough for the two screens
+   * read one after the other, short enough that a reload soon shows new figures).
+   */
   keepMs?: number;
   clock?: () => number;
 }
@@ -34,7 +37,7 @@ const refused = (err: unknown) => err instanceof UpstreamProblem && (err.status 
 const why = (err: unknown) =>
   err instanceof UpstreamProblem ? (err.body.detail ?? err.body.title) : 'The Agent Platform API could not be read';
 
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order; stops starting new ones once `stop`. */
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
 async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -126,7 +129,7 @@ export function createPrincipalConsumptionReader(
 ): (range: Range) => Promise<PrincipalConsumptionList> {
   const concurrency = deps.concurrency ?? 8;
   const deadlineMs = deps.deadlineMs ?? 20_000;
-  const keepMs = deps.keepMs ?? 60_000;
+  const keepMs = deps.keepMs ?? 30_000;
   const now = deps.clock ?? Date.now;
   const kept = new Map<string, { at: number; answer: PrincipalConsumptionList }>();
   const inFlight = new Map<string, Promise<PrincipalConsumptionList>>();
