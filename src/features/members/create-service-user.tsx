@@ -21,9 +21,10 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import { consoleSessionQueryOptions } from '@/lib/console-session';
 import { selfQueryOptions } from '@/lib/principal';
 import { rolesQueryOptions, useCreateServiceUser, type MembersScope } from './api';
-import { grantableRoles, refusalReason, roleOptionLabel } from './roles';
+import { grantableDescription, grantableRoles, refusalReason, roleOptionLabel } from './roles';
 import type { OrgDirectory } from './shared';
 
 interface CreateValues {
@@ -168,10 +169,15 @@ function CreateForm({
 function RoleChoice({ fixedOrg }: { fixedOrg: string | undefined }) {
   const roles = useQuery(rolesQueryOptions());
   const self = useQuery(selfQueryOptions());
+  // The person's console roles: the console's credential gives nobody more than they hold.
+  const person = useQuery(consoleSessionQueryOptions()).data?.permissions;
   const { setValue, getValues } = useFormContext<CreateValues>();
   const level = useWatch<CreateValues, 'level'>({ name: 'level' });
   const orgId = fixedOrg ?? (level || null);
-  const grantable = useMemo(() => grantableRoles(roles.data ?? [], self.data, orgId), [roles.data, self.data, orgId]);
+  const grantable = useMemo(
+    () => grantableRoles(roles.data ?? [], self.data, orgId, person),
+    [roles.data, self.data, orgId, person],
+  );
   const listId = useId();
 
   // A role of the other level, or one not offered here, is no choice.
@@ -187,11 +193,7 @@ function RoleChoice({ fixedOrg }: { fixedOrg: string | undefined }) {
         label="Role"
         placeholder={roles.data ? 'Choose a role' : 'Loading roles…'}
         disabled={!roles.data}
-        description={
-          grantable.known
-            ? `Only roles whose permissions the console’s own credential holds ${orgId ? 'in this organization' : 'enterprise-wide'} are offered.`
-            : grantable.unknownReason
-        }
+        description={grantable.known ? grantableDescription(orgId, person !== undefined) : grantable.unknownReason}
         options={grantable.offered.map((r) => ({
           value: r.role_id,
           label: roleOptionLabel(r),
@@ -204,8 +206,8 @@ function RoleChoice({ fixedOrg }: { fixedOrg: string | undefined }) {
             {grantable.refused.length} {grantable.refused.length === 1 ? 'role is' : 'roles are'} not offered — why
           </summary>
           <p className="mt-1 text-muted">
-            A service user provisions others only within its own privileges, and the service-user-management permissions
-            can never be granted.
+            A service user provisions others only within its own privileges, the console gives nobody more than your
+            console roles hold, and the service-user-management permissions can never be granted.
           </p>
           <ul id={listId} className="mt-1 flex flex-col gap-1">
             {grantable.refused.map((r) => (

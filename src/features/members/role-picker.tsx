@@ -8,9 +8,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Role } from '@/api/operations/members';
 import { SelectField } from '@/components/form';
+import { consoleSessionQueryOptions } from '@/lib/console-session';
 import { selfQueryOptions } from '@/lib/principal';
 import { rolesQueryOptions } from './api';
-import { grantableRoles, refusalReason, roleOptionLabel, roleTypeAt, rolesOfType, type RefusedRole } from './roles';
+import {
+  grantableDescription,
+  grantableRoles,
+  refusalReason,
+  roleOptionLabel,
+  roleTypeAt,
+  rolesOfType,
+  type RefusedRole,
+} from './roles';
 
 const byName = (a: Role, b: Role) => a.role_name.localeCompare(b.role_name);
 
@@ -33,13 +42,15 @@ export interface RolePicker {
 export function useRolePicker(orgId: string | null, opts: { grantable?: boolean } = {}): RolePicker {
   const roles = useQuery(rolesQueryOptions());
   const self = useQuery({ ...selfQueryOptions(), enabled: opts.grantable === true });
+  // The person's console roles: the console's credential gives nobody more than they hold.
+  const person = useQuery({ ...consoleSessionQueryOptions(), enabled: opts.grantable === true }).data?.permissions;
   return useMemo(() => {
     const all = roles.data ?? [];
-    const grant = opts.grantable ? grantableRoles(all, self.data, orgId) : null;
+    const grant = opts.grantable ? grantableRoles(all, self.data, orgId, person) : null;
     const offered = grant ? grant.offered : rolesOfType(all, roleTypeAt(orgId));
     const description = grant
       ? grant.known
-        ? `Only roles whose permissions the console’s own credential holds ${orgId ? 'in this organization' : 'enterprise-wide'} are offered.`
+        ? grantableDescription(orgId, person !== undefined)
         : grant.unknownReason
       : undefined;
     return {
@@ -51,7 +62,7 @@ export function useRolePicker(orgId: string | null, opts: { grantable?: boolean 
       description,
       roleName: (id) => all.find((r) => r.role_id === id)?.role_name ?? id,
     };
-  }, [roles.data, self.data, orgId, opts.grantable]);
+  }, [roles.data, self.data, orgId, opts.grantable, person]);
 }
 
 /** The role select of a form (field `role_id`), with the roles not offered and why. */

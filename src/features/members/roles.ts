@@ -2,8 +2,9 @@
  * Roles as the screens use them: each role's permissions by id (when the API publishes them: the vendor's Role is
  * `{role_id, role_name, role_type}` only), the roles of one level, and the provisioning rule applied to the
  * console's own credential — which roles it may give a service user, and why not the others (the contract's
- * `permissionsAt` and `grantCheck`, the same rule the API applies). Nothing here reads an absent field as
- * "none": a role without `permissions` has permissions the console cannot know.
+ * `permissionsAt` and `grantCheck`, the same rule the API applies) — and to the signed-in person's console roles,
+ * since the console's credential must not give more than the person's roles hold. Nothing here reads an absent
+ * field as "none": a role without `permissions` has permissions the console cannot know.
  */
 import { permissionsAt, type Role, type RoleType } from '@/api/operations/members';
 import { grantCheck, type GrantCheck } from '@/api/operations/service-users';
@@ -58,6 +59,44 @@ export function rolesOfType(roles: readonly Role[], type: RoleType): Role[] {
 export interface RefusedRole {
   role: Role;
   check: GrantCheck;
+  /** Permissions of the role the person's console roles do not allow at this level (the console's policy). */
+  notYours?: string[];
+}
+
+/**
+ * What the signed-in person's console roles allow (`GET /console/session`'s `permissions`): per permission,
+ * `'*'` (every organization) or the organizations; absent: refused. Undefined: the console does not say.
+ */
+export type PersonScope = Readonly<Partial<Record<string, '*' | readonly string[]>>>;
+
+/** The permissions of the list the person's roles do not allow at the level (`orgId` null: enterprise-wide). */
+export function notAllowedToPerson(
+  person: PersonScope | undefined,
+  permissions: readonly string[],
+  orgId: string | null,
+): string[] {
+  if (!person) return [];
+  return permissions.filter((p) => {
+    const where = person[p];
+    return !(where === '*' || (orgId !== null && Array.isArray(where) && where.includes(orgId)));
+  });
+}
+
+/** Moves the roles whose permissions the person's console roles do not all allow there from offered to refused. */
+function withPerson(grant: GrantableRoles, person: PersonScope | undefined, orgId: string | null): GrantableRoles {
+  if (!person) return grant;
+  const offered: Role[] = [];
+  const refused = grant.refused.map((r) => {
+    const notYours = notAllowedToPerson(person, r.role.permissions ?? [], orgId);
+    return notYours.length ? { ...r, notYours } : r;
+  });
+  for (const role of grant.offered) {
+    // A role whose permissions are not published cannot be judged here: the console's policy decides.
+    const notYours = notAllowedToPerson(person, role.permissions ?? [], orgId);
+    if (notYours.length === 0) offered.push(role);
+    else refused.push({ role, check: { missing: [], ungrantable: [] }, notYours });
+  }
+  return { ...grant, offered, refused };
 }
 
 export interface GrantableRoles {
@@ -72,8 +111,20 @@ export interface GrantableRoles {
   refused: RefusedRole[];
 }
 
-/** The roles of a level the console's credential may give a service user there, and why not the others. */
-export function grantableRoles(roles: readonly Role[], self: Self | undefined, orgId: string | null): GrantableRoles {
+/**
+ * The roles of a level the console's credential may give a service user there — and, with `person`, that the
+ * signed-in person's console roles hold too — and why not the others.
+ */
+export function grantableRoles(
+  roles: readonly Role[],
+  self: Self | undefined,
+  orgId: string | null,
+  person?: PersonScope,
+): GrantableRoles {
+  return withPerson(credentialGrantable(roles, self, orgId), person, orgId);
+}
+
+function credentialGrantable(roles: readonly Role[], self: Self | undefined, orgId: string | null): GrantableRoles {
   const ofLevel = rolesOfType(roles, roleTypeAt(orgId));
   const assignments = self?.role_assignments;
   if (!assignments) {
@@ -112,11 +163,23 @@ export function grantableRoles(roles: readonly Role[], self: Self | undefined, o
 }
 
 /** Why a role is not offered, in a sentence. */
-export function refusalReason({ check }: RefusedRole): string {
+export function refusalReason({ check, notYours }: RefusedRole): string {
   const parts: string[] = [];
+  if (notYours?.length)
+    parts.push(
+      `holds ${notYours.join(', ')}, which your console roles do not allow at this level (the console's policy refuses it)`,
+    );
   if (check.ungrantable.length)
     parts.push(`holds ${check.ungrantable.join(' and ')}, which can never be granted to a service user`);
   if (check.missing.length)
     parts.push(`holds ${check.missing.join(', ')}, which the console's credential does not hold at this level`);
   return parts.join('; it also ');
+}
+
+/** What a role field offering only grantable roles says of its offer. */
+export function grantableDescription(orgId: string | null, judgedForPerson: boolean): string {
+  const where = orgId ? 'in this organization' : 'enterprise-wide';
+  return judgedForPerson
+    ? `Only roles whose permissions the console’s own credential holds and your console roles allow ${where} are offered.`
+    : `Only roles whose permissions the console’s own credential holds ${where} are offered.`;
 }
