@@ -103,7 +103,9 @@ export function createAccessControl(opts: AccessControlOptions): AccessControl {
   const maxAgeMs = opts.config.sessionMaxHours * 3_600_000;
   const { tokenMatches, fingerprint } = tokenChecks(opts.config.accessToken);
   const oidcClient: OidcClient | undefined =
-    opts.config.oidc && mode !== 'off' ? createOidcClient(opts.config.oidc, { now }) : undefined;
+    opts.config.oidc && mode !== 'off'
+      ? createOidcClient(opts.config.oidc, { now, maxAgeS: Math.floor(maxAgeMs / 1000) })
+      : undefined;
   const sso = oidcClient ? { providerName: oidcClient.providerName, startPath: OIDC_START_PATH } : undefined;
   const sessions = createSessionKit({
     store,

@@ -39,7 +39,7 @@ export function createSignInPages(deps: {
       const signedOut =
         query.get('signed_out') !== null ||
         new RegExp(`(?:^|;\\s*)${SIGNED_OUT_COOKIE}=1(?:;|$)`).test(req.headers.cookie ?? '');
-      const logout = oidcClient?.endSessionUrl();
+      const logout = signedOut ? await oidcClient?.findEndSessionUrl() : undefined;
       // After signing out: the provider's own sign-out is offered (the provider's session may still be open).
       const extra =
         signedOut && logout && sso

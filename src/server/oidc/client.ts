@@ -44,8 +44,10 @@ export interface OidcClient {
   start(): Promise<OidcStart>;
   /** Exchanges the code of the callback (`query` is its query string) and verifies the ID token. */
   finish(query: string, login: { state: string; nonce: string; verifier: string }): Promise<OidcPerson>;
-  /** The provider's end-session URL, when its discovery document publishes one (after a sign-in). */
+  /** The provider's end-session URL, when its discovery document publishes one (known after a discovery). */
   endSessionUrl(): string | undefined;
+  /** The same, discovering the provider first when this process has not yet (undefined when it cannot). */
+  findEndSessionUrl(): Promise<string | undefined>;
 }
 
 /** Groups kept per person, and their length: a claim is bounded like every input. */
@@ -60,7 +62,12 @@ const pick = (o: Record<string, unknown>, keys: string[]) =>
 
 const isLoopback = (u: URL) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i.test(u.hostname);
 
-export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } = {}): OidcClient {
+/**
+ * `maxAgeS`: the longest a console session lasts (CONSOLE_SESSION_MAX_HOURS), asked of the provider as `max_age`
+ * so that a person whose sign-in at the provider is older authenticates again (and checked on the ID token's
+ * `auth_time`) rather than landing in a console session that has ended already.
+ */
+export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number; maxAgeS?: number } = {}): OidcClient {
   const now = opts.now ?? Date.now;
   const issuer = new URL(cfg.issuer);
   let discovered: Promise<client.Configuration> | undefined;
@@ -88,6 +95,10 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
     discovered.catch(() => (discovered = undefined));
     return discovered;
   };
+  const endSessionUrl = () => {
+    if (!known?.serverMetadata().end_session_endpoint) return undefined;
+    return client.buildEndSessionUrl(known, { client_id: cfg.clientId }).href;
+  };
   return {
     providerName: cfg.providerName,
     async start() {
@@ -102,6 +113,7 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         code_challenge_method: 'S256',
         state,
         nonce,
+        ...(opts.maxAgeS ? { max_age: String(opts.maxAgeS) } : {}),
       });
       return { url: url.href, state, nonce, verifier };
     },
@@ -112,6 +124,7 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         expectedState: login.state,
         expectedNonce: login.nonce,
         idTokenExpected: true,
+        ...(opts.maxAgeS ? { maxAge: opts.maxAgeS } : {}),
       });
       const idClaims = tokens.claims();
       if (!idClaims) throw new Error('the provider answered without an ID token');
@@ -138,9 +151,11 @@ export function createOidcClient(cfg: OidcConfig, opts: { now?: () => number } =
         authTime: typeof idClaims.auth_time === 'number' ? idClaims.auth_time : null,
       };
     },
-    endSessionUrl() {
-      if (!known?.serverMetadata().end_session_endpoint) return undefined;
-      return client.buildEndSessionUrl(known, { client_id: cfg.clientId }).href;
+    endSessionUrl,
+    async findEndSessionUrl() {
+      // Another replica may have signed the person in: this one discovers the provider now (bounded by its timeout).
+      if (!known) await configuration().catch(() => undefined);
+      return endSessionUrl();
     },
   };
 }
@@ -163,6 +178,9 @@ export function refusalReason(err: unknown): string {
   if (/nonce/i.test(all)) return 'the provider’s answer does not belong to this sign-in (its nonce does not match)';
   if (/"iss"|issuer/i.test(all)) return 'the answer came from another issuer than the configured provider';
   if (/"aud"|audience|"azp"/i.test(all)) return 'the ID token was issued for another application (audience)';
+  if (/auth_time|elapsed since the last End-User authentication/i.test(all)) {
+    return 'your sign-in at the provider is older than a console session may last: sign in there again';
+  }
   if (/"exp"|expired|timestamp/i.test(all)) return 'the ID token has expired';
   if (/invalid_grant|grant/i.test(all)) return 'the sign-in code was already used or is not valid';
   if (/state/i.test(all)) return 'the answer does not belong to this sign-in (its state does not match)';

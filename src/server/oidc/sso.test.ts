@@ -155,6 +155,8 @@ describe('signing in with the provider', () => {
     expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
     expect(auth.searchParams.get('redirect_uri')).toBe(REDIRECT);
     for (const p of ['state', 'nonce', 'code_challenge']) expect(auth.searchParams.get(p)).toBeTruthy();
+    // A sign-in at the provider older than a console session may last is asked to authenticate again.
+    expect(auth.searchParams.get('max_age')).toBe(String(12 * 3600));
   });
 
   it('takes the name, email and groups from the ID token, and the roles from the policy', async () => {
@@ -383,6 +385,13 @@ describe('console roles, enforced on the server', () => {
     expect((await call('GET', '/console/session', cookie)).status).toBe(401);
     const page = await rawRequest(c.port, 'GET', '/console/sign-in?signed_out=1');
     expect(page.text).toContain(`${provider.issuer}/session/end`);
+    // A replica that signed nobody in itself finds the provider's logout too.
+    const fresh = createOidcClient(oidcOf(provider.issuer));
+    expect(fresh.endSessionUrl()).toBeUndefined();
+    expect(await fresh.findEndSessionUrl()).toContain(`${provider.issuer}/session/end`);
+    // A sign-in at the provider older than the session maximum is refused, saying so.
+    const old = { message: 'too much time has elapsed since the last End-User authentication', claim: 'auth_time' };
+    expect(refusalReason(new Error('check failed', { cause: old }))).toContain('older than a console session may last');
   });
 });
 
