@@ -59,6 +59,60 @@ import { useOrganizations } from './shared';
 const grantCol = columnHelper<Grant>();
 const holderCol = columnHelper<Holder>();
 
+type ColumnHelperOf<T extends object> = ReturnType<typeof columnHelper<T>>;
+
+/** Where a role holds: its organization's name, or a badge when it holds enterprise-wide. */
+function whereColumn<T extends { orgId: string | null }>(
+  helper: ColumnHelperOf<T>,
+  orgName: (orgId: string) => string,
+) {
+  return helper.accessor((r) => levelLabel(r.orgId, orgName), {
+    id: 'where',
+    header: 'Where',
+    enableSorting: true,
+    meta: { width: 'minmax(10rem,1fr)', className: 'truncate' },
+    cell: ({ row: { original: r }, getValue }) =>
+      r.orgId === null ? <Badge tone="accent">Enterprise-wide</Badge> : getValue(),
+  });
+}
+
+/** How a role is held: directly or through which IdP group. */
+function viaColumn<T extends { idpGroup: string | null }>(helper: ColumnHelperOf<T>) {
+  return helper.accessor((r) => viaLabel(r.idpGroup), {
+    id: 'via',
+    header: 'Through',
+    enableSorting: true,
+    meta: { width: 'minmax(9rem,0.9fr)', className: 'truncate text-xs' },
+  });
+}
+
+/** Whether the holder is a person or a service user. */
+function kindColumn<T extends { principal: AccessPrincipal }>(helper: ColumnHelperOf<T>) {
+  return helper.accessor((h) => (h.principal.kind === 'user' ? 'Person' : 'Service user'), {
+    id: 'kind',
+    header: 'Kind',
+    enableSorting: true,
+    meta: { width: '7.5rem' },
+    cell: ({ getValue }) => <Badge tone={getValue() === 'Person' ? 'neutral' : 'info'}>{getValue()}</Badge>,
+  });
+}
+
+/** One role a holder holds, on a line: the role, where, and how. */
+function RoleLine({
+  role,
+  orgName,
+}: {
+  role: { roleName: string; orgId: string | null; idpGroup: string | null };
+  orgName: (orgId: string) => string;
+}) {
+  return (
+    <span className="truncate">
+      <span className="font-medium">{role.roleName}</span> · {levelLabel(role.orgId, orgName)} ·{' '}
+      {viaLabel(role.idpGroup)}
+    </span>
+  );
+}
+
 function grantColumns(orgName: (orgId: string) => string) {
   return grantCol.columns([
     grantCol.accessor('permission', {
@@ -67,25 +121,13 @@ function grantColumns(orgName: (orgId: string) => string) {
       enableHiding: false,
       meta: { width: 'minmax(14rem,1.3fr)', className: 'truncate font-mono text-xs' },
     }),
-    grantCol.accessor((g) => levelLabel(g.orgId, orgName), {
-      id: 'where',
-      header: 'Where',
-      enableSorting: true,
-      meta: { width: 'minmax(10rem,1fr)', className: 'truncate' },
-      cell: ({ row: { original: g }, getValue }) =>
-        g.orgId === null ? <Badge tone="accent">Enterprise-wide</Badge> : getValue(),
-    }),
+    whereColumn(grantCol, orgName),
     grantCol.accessor('roleName', {
       header: 'Role',
       enableSorting: true,
       meta: { width: 'minmax(9rem,0.9fr)', className: 'truncate' },
     }),
-    grantCol.accessor((g) => viaLabel(g.idpGroup), {
-      id: 'via',
-      header: 'Through',
-      enableSorting: true,
-      meta: { width: 'minmax(9rem,0.9fr)', className: 'truncate text-xs' },
-    }),
+    viaColumn(grantCol),
   ]);
 }
 
@@ -108,13 +150,7 @@ function holderColumns(orgName: (orgId: string) => string) {
         </>
       ),
     }),
-    holderCol.accessor((h) => (h.principal.kind === 'user' ? 'Person' : 'Service user'), {
-      id: 'kind',
-      header: 'Kind',
-      enableSorting: true,
-      meta: { width: '7.5rem' },
-      cell: ({ getValue }) => <Badge tone={getValue() === 'Person' ? 'neutral' : 'info'}>{getValue()}</Badge>,
-    }),
+    kindColumn(holderCol),
     holderCol.display({
       id: 'through',
       header: 'Through',
@@ -122,10 +158,7 @@ function holderColumns(orgName: (orgId: string) => string) {
       cell: ({ row: { original: h } }) => (
         <>
           {h.grants.map((g) => (
-            <span key={`${g.roleId}:${g.orgId}:${g.idpGroup}`} className="truncate">
-              <span className="font-medium">{g.roleName}</span> · {levelLabel(g.orgId, orgName)} ·{' '}
-              {viaLabel(g.idpGroup)}
-            </span>
+            <RoleLine key={`${g.roleId}:${g.orgId}:${g.idpGroup}`} role={g} orgName={orgName} />
           ))}
         </>
       ),
@@ -144,20 +177,8 @@ function holdingColumns(orgName: (orgId: string) => string, rolePermissions: Rol
       enableHiding: false,
       meta: { width: 'minmax(10rem,1fr)', className: 'truncate font-medium' },
     }),
-    holdingCol.accessor((h) => levelLabel(h.orgId, orgName), {
-      id: 'where',
-      header: 'Where',
-      enableSorting: true,
-      meta: { width: 'minmax(10rem,1fr)', className: 'truncate' },
-      cell: ({ row: { original: h }, getValue }) =>
-        h.orgId === null ? <Badge tone="accent">Enterprise-wide</Badge> : getValue(),
-    }),
-    holdingCol.accessor((h) => viaLabel(h.idpGroup), {
-      id: 'via',
-      header: 'Through',
-      enableSorting: true,
-      meta: { width: 'minmax(9rem,0.9fr)', className: 'truncate text-xs' },
-    }),
+    whereColumn(holdingCol, orgName),
+    viaColumn(holdingCol),
     holdingCol.display({
       id: 'permissions',
       header: 'Permissions',
@@ -184,13 +205,7 @@ function roleHolderColumns(orgName: (orgId: string) => string) {
       meta: { width: 'minmax(14rem,1.4fr)', className: 'truncate font-medium' },
       cell: ({ row: { original: h } }) => <span data-principal={principalKey(h.principal)}>{h.principal.label}</span>,
     }),
-    roleHolderCol.accessor((h) => (h.principal.kind === 'user' ? 'Person' : 'Service user'), {
-      id: 'kind',
-      header: 'Kind',
-      enableSorting: true,
-      meta: { width: '7.5rem' },
-      cell: ({ getValue }) => <Badge tone={getValue() === 'Person' ? 'neutral' : 'info'}>{getValue()}</Badge>,
-    }),
+    kindColumn(roleHolderCol),
     roleHolderCol.display({
       id: 'roles',
       header: 'Roles',
@@ -198,10 +213,7 @@ function roleHolderColumns(orgName: (orgId: string) => string) {
       cell: ({ row: { original: h } }) => (
         <>
           {h.holdings.map((g) => (
-            <span key={holdingKey(g)} className="truncate">
-              <span className="font-medium">{g.roleName}</span> · {levelLabel(g.orgId, orgName)} ·{' '}
-              {viaLabel(g.idpGroup)}
-            </span>
+            <RoleLine key={holdingKey(g)} role={g} orgName={orgName} />
           ))}
         </>
       ),
