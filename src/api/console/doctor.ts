@@ -429,14 +429,20 @@ export function roleCheck(scope: RoleScope, permission: string, level: 'enterpri
 export const screenLevel = (s: Pick<ScreenNeed, 'section'>) =>
   s.section === 'Organization' ? 'organization' : 'enterprise';
 
+/**
+ * An operation's level as the console's policy sees it: one naming an organization in its path (`{org_id}`) acts
+ * in that organization, whatever its scope in the contract; the others act enterprise-wide.
+ */
+export const operationLevel = (i: Pick<DoctorOperationResult, 'path'>) =>
+  i.path.includes('{org_id}') ? 'organization' : 'enterprise';
+
 /** The one line the doctor says of the person: how many read operations and screens their roles refuse. */
 export function roleVerdict(
   scope: RoleScope,
-  items: readonly Pick<DoctorOperationResult, 'permission' | 'scope'>[],
+  items: readonly Pick<DoctorOperationResult, 'permission' | 'path'>[],
   screens: readonly Pick<ScreenNeed, 'permission' | 'section'>[],
 ): DoctorVerdict {
-  const level = (s: string) => (s === 'organization' ? 'organization' : 'enterprise');
-  const ops = items.filter((i) => roleCheck(scope, i.permission, level(i.scope)).allows === 'no').length;
+  const ops = items.filter((i) => roleCheck(scope, i.permission, operationLevel(i)).allows === 'no').length;
   const scr = screens.filter((s) => roleCheck(scope, s.permission, screenLevel(s)).allows === 'no').length;
   if (ops === 0 && scr === 0) {
     return {

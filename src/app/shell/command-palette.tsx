@@ -228,19 +228,15 @@ function ResultList({
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => go(r)}
               className={cn(
-                'flex cursor-default items-baseline justify-between gap-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2',
+                'flex cursor-default flex-wrap items-baseline justify-between gap-x-3 rounded px-2 py-1.5 text-sm aria-selected:bg-surface-2',
                 r.disabled && 'text-muted',
               )}
             >
               {/* The name is the text shown (WCAG 2.5.3), spaced, with the kind of result for a screen reader. */}
               <span className="min-w-0 truncate">{r.label}</span>{' '}
-              {r.disabled ? (
-                <span className="min-w-0 shrink text-right text-xs">
-                  {r.detail} · {r.disabled}
-                </span>
-              ) : (
-                r.detail && <span className="min-w-0 shrink truncate text-xs text-muted">{r.detail}</span>
-              )}
+              {r.detail && <span className="min-w-0 shrink truncate text-xs text-muted">{r.detail}</span>}
+              {/* Why it cannot be opened, on a line of its own. */}
+              {r.disabled && <span className="w-full text-xs">{r.disabled}</span>}
               <span className="sr-only"> ({r.group.replace(/s$/, '').toLowerCase()})</span>
             </div>
           </li>

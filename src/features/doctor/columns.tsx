@@ -28,7 +28,7 @@ export type ScreenRow = ScreenCheck & { role: RoleCheck | null };
 const ROLE_BADGE: Record<RoleCheck['allows'], { tone: Tone; text: string }> = {
   yes: { tone: 'success', text: 'Allowed' },
   some: { tone: 'info', text: 'Some organizations' },
-  no: { tone: 'danger', text: 'Refused by the console’s policy' },
+  no: { tone: 'danger', text: 'Policy refuses' },
 };
 
 /** The person's column: a badge, and the reason in words beside it when the roles do not simply allow it. */

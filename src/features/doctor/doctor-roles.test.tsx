@@ -15,7 +15,7 @@ const verdict = { level: 'ok' as const, line: 'ok' };
 const op = (id: string, permission: string, scope: 'enterprise' | 'organization'): DoctorOperationResult => ({
   id,
   method: 'GET',
-  path: `/v3/${id}`,
+  path: scope === 'organization' ? `/v3/organizations/{org_id}/${id}` : `/v3/enterprise/${id}`,
   request: `/v3/${id}?first=1`,
   permission,
   scope,
@@ -126,7 +126,7 @@ describe('the Doctor and the person’s console roles', () => {
 
     const ops = screen.getByRole('table', { name: 'Read operations' });
     const git = within(ops).getByRole('row', { name: /gitPermissions\.list/ });
-    expect(git).toHaveTextContent('Refused by the console’s policy');
+    expect(git).toHaveTextContent('Policy refuses');
     expect(git).toHaveTextContent(
       "Your console roles do not allow ManageGitIntegrations: the console's policy refuses it, whatever the credential may do",
     );

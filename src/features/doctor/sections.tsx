@@ -6,12 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import {
   CONSOLE_SCREENS,
+  operationLevel,
   roleCheck,
   roleVerdict,
   screenChecks,
   screenLevel,
   screensVerdict,
-  type DoctorOperationResult,
   type DoctorReport,
   type DoctorVerdict,
   type OperationOutcome,
@@ -187,8 +187,6 @@ function reportScreens(report: DoctorReport): ScreenCheck[] {
   return report.screens ?? screenChecks(report.operations.items, CONSOLE_SCREENS, report.conformance.not_published);
 }
 
-const opLevel = (i: DoctorOperationResult) => (i.scope === 'organization' ? 'organization' : 'enterprise');
-
 /**
  * The operations and screens marked with what the signed-in person's console roles allow (GET /console/session);
  * unmarked while the console does not say.
@@ -202,7 +200,7 @@ function usePersonRows(report: DoctorReport) {
     return {
       roles: session.data?.roles?.map((r) => r.role) ?? [],
       verdict: scope ? roleVerdict(scope, items, screens) : null,
-      operations: items.map((i) => ({ ...i, role: scope ? roleCheck(scope, i.permission, opLevel(i)) : null })),
+      operations: items.map((i) => ({ ...i, role: scope ? roleCheck(scope, i.permission, operationLevel(i)) : null })),
       screens: screens.map((s) => ({ ...s, role: scope ? roleCheck(scope, s.permission, screenLevel(s)) : null })),
     };
   }, [report, scope, session.data?.roles]);
