@@ -26,14 +26,7 @@ export interface AddedRanges {
   revision: number | null;
 }
 
-export function AddRangesDialog({
-  open,
-  onOpenChange,
-  current,
-  base,
-  onConflict,
-  onAdded,
-}: {
+interface AddRangesProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   current: ConsoleIpAccessList;
@@ -42,14 +35,87 @@ export function AddRangesDialog({
   /** The list changed meanwhile: the editor starts again from the current one (the merge is then made on it). */
   onConflict: (next: IpChangeBase) => void;
   onAdded: (next: IpChangeBase, added: AddedRanges) => void;
-}) {
+}
+
+export function AddRangesDialog(props: AddRangesProps) {
+  const { open, current } = props;
+  const add = useAddRanges(props);
+  const { merge, reason, nameNeeded, pending } = add;
+  const reasonId = useId();
+  return (
+    <Dialog open={open} onOpenChange={add.close}>
+      <DialogContent className="w-[min(92vw,36rem)]">
+        <DialogTitle>Add ranges to the IP access list</DialogTitle>
+        <DialogDescription className="mt-1 text-sm text-muted">
+          The ranges are merged into the list as it is now: nothing is removed, and a range the list already holds
+          (however it is written) is not added again.
+        </DialogDescription>
+        <form
+          className="mt-4 flex flex-col gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (reason === null && !pending) void add.submit();
+          }}
+        >
+          <Field
+            label="Ranges to add"
+            hint="Addresses or CIDR ranges, one per line or separated by commas or spaces."
+            required
+          >
+            <Textarea
+              value={add.text}
+              onChange={(e) => add.setText(e.target.value)}
+              rows={4}
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+            />
+          </Field>
+          <MergePreview merge={merge} />
+          <ConfirmFields add={add} enterpriseName={current.enterprise_name} />
+          {add.problem && (
+            <p role="alert" className="rounded-lg border border-danger/40 bg-danger/5 p-3 text-sm">
+              {add.problem}
+            </p>
+          )}
+          <div className="mt-2 flex flex-wrap items-center justify-end gap-2">
+            {reason && (
+              <p id={reasonId} className="mr-auto text-sm text-muted">
+                {reason}
+              </p>
+            )}
+            <Button onClick={() => add.close(false)}>Cancel</Button>
+            <Button
+              type="submit"
+              variant={nameNeeded ? 'danger' : 'primary'}
+              disabled={reason !== null || pending}
+              aria-describedby={reason ? reasonId : undefined}
+            >
+              {pending
+                ? 'Adding…'
+                : merge.added.length > 0
+                  ? `Add ${formatNumber(merge.added.length)} ${merge.added.length === 1 ? 'range' : 'ranges'}`
+                  : 'Add ranges'}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * The add's state: what is typed, the merge it makes, why Add is disabled (or `null`), and the apply with what
+ * its refusals ask for next — the enterprise's name for a lockout, the range that admits the console when the
+ * console cannot tell its own address, a fresh merge after a conflict.
+ */
+function useAddRanges({ onOpenChange, current, base, onConflict, onAdded }: AddRangesProps) {
   const change = useIpAccessListChange();
   const [text, setText] = useState('');
   const [name, setName] = useState('');
   const [confirmed, setConfirmed] = useState('');
   const [askRange, setAskRange] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const reasonId = useId();
   const merge = mergeRanges(base.ip_ranges, splitRanges(text));
   const lockedOut = merge.added.length > 0 ? lockedOutAddresses(merge.merged, current.protected_addresses) : [];
   const tooMany = merge.merged.length > IP_ACCESS_LIST_LIMITS.entries;
@@ -121,97 +187,69 @@ export function AddRangesDialog({
     }
   };
 
+  return {
+    text,
+    setText,
+    name,
+    setName,
+    confirmed,
+    setConfirmed,
+    askRange,
+    problem,
+    merge,
+    lockedOut,
+    nameNeeded,
+    reason,
+    close,
+    submit,
+    pending: change.isPending,
+  };
+}
+
+/** What an add that would lock the console out, or that the console cannot check, asks the admin to type. */
+function ConfirmFields({
+  add,
+  enterpriseName,
+}: {
+  add: ReturnType<typeof useAddRanges>;
+  enterpriseName: string | null;
+}) {
+  const { nameNeeded, lockedOut, askRange } = add;
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent className="w-[min(92vw,36rem)]">
-        <DialogTitle>Add ranges to the IP access list</DialogTitle>
-        <DialogDescription className="mt-1 text-sm text-muted">
-          The ranges are merged into the list as it is now: nothing is removed, and a range the list already holds
-          (however it is written) is not added again.
-        </DialogDescription>
-        <form
-          className="mt-4 flex flex-col gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (reason === null && !change.isPending) void submit();
-          }}
+    <>
+      {nameNeeded && (
+        <div role="alert" className="rounded-lg border border-warn/40 bg-warn/10 p-3 text-sm">
+          The list is empty, so it accepts every address: with these ranges only they are accepted, and not{' '}
+          <strong className="font-mono">{lockedOut.join(', ')}</strong>, which the console reaches the API from. It
+          would lock the console out.
+        </div>
+      )}
+      {nameNeeded && enterpriseName !== null && (
+        <Field
+          label={
+            <>
+              To add them anyway, type the enterprise’s name: <strong className="font-mono">{enterpriseName}</strong>
+            </>
+          }
         >
-          <Field
-            label="Ranges to add"
-            hint="Addresses or CIDR ranges, one per line or separated by commas or spaces."
-            required
-          >
-            <Textarea
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              rows={4}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-            />
-          </Field>
-          <MergePreview merge={merge} />
-          {nameNeeded && (
-            <div role="alert" className="rounded-lg border border-warn/40 bg-warn/10 p-3 text-sm">
-              The list is empty, so it accepts every address: with these ranges only they are accepted, and not{' '}
-              <strong className="font-mono">{lockedOut.join(', ')}</strong>, which the console reaches the API from. It
-              would lock the console out.
-            </div>
-          )}
-          {nameNeeded && current.enterprise_name !== null && (
-            <Field
-              label={
-                <>
-                  To add them anyway, type the enterprise’s name:{' '}
-                  <strong className="font-mono">{current.enterprise_name}</strong>
-                </>
-              }
-            >
-              <Input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
-            </Field>
-          )}
-          {askRange && (
-            <Field
-              label="Type the range that admits this console"
-              hint="The console cannot tell the address it reaches the API from: type, exactly as the list has it, the entry that admits it."
-              required
-            >
-              <Input
-                value={confirmed}
-                onChange={(e) => setConfirmed(e.target.value)}
-                autoComplete="off"
-                className="font-mono"
-              />
-            </Field>
-          )}
-          {problem && (
-            <p role="alert" className="rounded-lg border border-danger/40 bg-danger/5 p-3 text-sm">
-              {problem}
-            </p>
-          )}
-          <div className="mt-2 flex flex-wrap items-center justify-end gap-2">
-            {reason && (
-              <p id={reasonId} className="mr-auto text-sm text-muted">
-                {reason}
-              </p>
-            )}
-            <Button onClick={() => close(false)}>Cancel</Button>
-            <Button
-              type="submit"
-              variant={nameNeeded ? 'danger' : 'primary'}
-              disabled={reason !== null || change.isPending}
-              aria-describedby={reason ? reasonId : undefined}
-            >
-              {change.isPending
-                ? 'Adding…'
-                : merge.added.length > 0
-                  ? `Add ${formatNumber(merge.added.length)} ${merge.added.length === 1 ? 'range' : 'ranges'}`
-                  : 'Add ranges'}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+          <Input value={add.name} onChange={(e) => add.setName(e.target.value)} autoComplete="off" />
+        </Field>
+      )}
+      {askRange && (
+        <Field
+          label="Type the range that admits this console"
+          hint="The console cannot tell the address it reaches the API from: type, exactly as the list has it, the entry that admits it."
+          required
+        >
+          <Input
+            value={add.confirmed}
+            onChange={(e) => add.setConfirmed(e.target.value)}
+            autoComplete="off"
+            className="font-mono"
+          />
+        </Field>
+      )}
+    </>
   );
 }
 

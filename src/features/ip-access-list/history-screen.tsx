@@ -31,7 +31,8 @@ import {
   ipRevisionsInfiniteQueryOptions,
   useIpAccessListChange,
 } from './api';
-import { DiffTable, LockedOutOrError } from './ip-access-list-screen';
+import { DiffTable } from './diff-table';
+import { LockedOutOrError } from './ip-access-list-screen';
 
 type Restore = { revision: IpAccessListRevisionSummary; set: 'previous' | 'result' };
 
