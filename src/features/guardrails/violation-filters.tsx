@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { GUARDRAIL_ACTIONS, type GuardrailViolation } from '@/api/operations/guardrails';
 import { FilterBar } from '@/components/filter-bar';
+import { FilterPanel } from '@/components/filter-panel';
 import { FilterSelect } from '@/components/filter-select';
 import { OrderToggle } from '@/components/order-toggle';
 import { Button } from '@/components/ui/button';
@@ -51,14 +52,7 @@ export function ViolationFilterBar({
   return (
     <FilterBar active={active} showLabel="Show violations">
       {(narrow) => (
-        <section
-          aria-label="Filters"
-          className={
-            narrow
-              ? 'flex flex-col gap-3'
-              : 'mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-line bg-surface p-3'
-          }
-        >
+        <FilterPanel narrow={narrow}>
           <FilterSelect
             className="w-full sm:w-56"
             label="Guardrail"
@@ -128,7 +122,7 @@ export function ViolationFilterBar({
               Clear filters
             </Button>
           )}
-        </section>
+        </FilterPanel>
       )}
     </FilterBar>
   );
