@@ -19,6 +19,11 @@ export interface MatchedOperation {
   params: Record<string, string>;
   /** The top-level field of the JSON body that names its organization, when the path does not. */
   orgInBody?: string;
+  /**
+   * The top-level fields of the JSON body that name a role it grants (`role_id`, `enterprise_role_id`): a write
+   * that gives a member, an IdP group or a service user a role, checked against the person's roles too.
+   */
+  roleFields?: readonly string[];
 }
 
 interface Template {
@@ -31,13 +36,14 @@ interface Template {
   /** The path parameter naming the organization (`org_id`, or another the definition names). */
   orgParam: string;
   orgInBody?: string;
+  roleFields?: readonly string[];
 }
 
 function compile(
   id: string,
   method: string,
   path: string,
-  rule: Pick<Template, 'permission' | 'orgParam' | 'orgInBody'>,
+  rule: Pick<Template, 'permission' | 'orgParam' | 'orgInBody' | 'roleFields'>,
 ): Template {
   const names: string[] = [];
   const segments = path.split('/');
@@ -71,6 +77,17 @@ function apiOrgInBody(op: OperationDef, path: string): string | undefined {
   return shape && 'org_id' in shape ? 'org_id' : undefined;
 }
 
+/** The body fields that name a role to grant, wherever an operation's body has one. */
+export const ROLE_ID_FIELDS = ['role_id', 'enterprise_role_id'] as const;
+
+/** The fields of a write's JSON body that name a role it grants (undefined: it grants none). */
+export function roleFieldsOf(op: { method: string; body?: unknown }): readonly string[] | undefined {
+  if (op.method === 'GET' || !op.body) return undefined;
+  const shape = (op.body as { shape?: Record<string, unknown> }).shape;
+  const fields = shape ? ROLE_ID_FIELDS.filter((f) => f in shape) : [];
+  return fields.length ? fields : undefined;
+}
+
 const apiTemplates: Template[] = operationList
   .flatMap((op: OperationDef) =>
     [op.path, ...(op.alternates ?? [])].map((p) =>
@@ -78,6 +95,7 @@ const apiTemplates: Template[] = operationList
         permission: op.permission === 'AnyCredential' ? null : op.permission,
         orgParam: 'org_id',
         orgInBody: apiOrgInBody(op, p),
+        roleFields: roleFieldsOf(op),
       }),
     ),
   )
@@ -90,6 +108,7 @@ const consoleTemplates: Template[] = consoleOperationList
       permission: consolePermissionOf(op),
       orgParam: source && 'param' in source ? source.param : 'org_id',
       orgInBody: source && 'body' in source && op.method !== 'GET' ? source.body : undefined,
+      roleFields: roleFieldsOf(op),
     });
   })
   .sort(byLiterals);
@@ -119,6 +138,7 @@ function match(templates: Template[], method: string, path: string): MatchedOper
       org: orgValue(params[t.orgParam]),
       params,
       ...(t.orgInBody ? { orgInBody: t.orgInBody } : {}),
+      ...(t.roleFields ? { roleFields: t.roleFields } : {}),
     };
   }
   return undefined;
