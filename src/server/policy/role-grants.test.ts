@@ -236,15 +236,14 @@ describe('role grants through the console', () => {
 
 describe('which operations grant roles', () => {
   it('finds every write whose body names a role, by the spec path and every alternate', () => {
-    const withRole = [...operationList, ...consoleOperationList].filter((op) => {
-      const shape = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape;
-      return op.method !== 'GET' && shape && Object.keys(shape).some((k) => /role/.test(k));
-    });
+    const shapeOf = (body: unknown) => (body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+    const withRole = [...operationList, ...consoleOperationList].filter(
+      (op) => op.method !== 'GET' && Object.keys(shapeOf(op.body)).some((k) => /role/.test(k)),
+    );
     expect(withRole.length).toBeGreaterThanOrEqual(14);
     for (const op of withRole) {
-      const shape = (op.body as { shape: Record<string, unknown> }).shape;
       // Every role field a body has is one the policy reads.
-      for (const k of Object.keys(shape).filter((key) => /role/.test(key))) {
+      for (const k of Object.keys(shapeOf(op.body)).filter((key) => /role/.test(key))) {
         expect(ROLE_ID_FIELDS as readonly string[], `${op.id}.${k}`).toContain(k);
       }
       const paths = 'alternates' in op && op.alternates ? [op.path, ...op.alternates] : [op.path];
