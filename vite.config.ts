@@ -73,12 +73,6 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: (id) => !/node_modules[\\/]zod[\\/]|src[\\/]api[\\/]page\.ts$/.test(id),
             },
-            {
-              // Every icon the lazy screens use, in one chunk (105 icons, about 6 KB Brotli): one by one they were
-              // a few hundred bytes each and a request each, five to eight of them behind each screen's chunk.
-              name: 'icons',
-              test: /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
-            },
           ],
         },
       },
