@@ -3,7 +3,8 @@
  * operation's permission; a console operation's own `permission` field) and the organization it acts in — the
  * `{org_id}` path parameter, or where the operation's definition names it otherwise: another path parameter, or
  * a top-level field of its JSON body (read by `bodyOrganization` before the request goes on). Everything here
- * is read from the two operation tables: no second list of rules.
+ * is read from the two operation tables: no second list of rules — also which writes grant a role (a body field
+ * `role_id` or `enterprise_role_id`), checked against the person's roles by role-grants.ts.
  */
 import { operationList, type OperationDef } from '../../api/operations';
 import { consoleOperationList } from '../../api/console';

@@ -255,3 +255,32 @@ describe('which operations grant roles', () => {
     }
   });
 });
+
+describe('the role catalog', () => {
+  it('reads the roles once a minute, shares a read in progress, and reads again once for a role it lacks', async () => {
+    let t = 0;
+    let reads = 0;
+    let fail = false;
+    const roles = [{ role_id: 'r1', role_name: 'One', role_type: 'org', permissions: ['ViewOrgSessions'] }];
+    const all = (() => {
+      reads++;
+      return fail ? Promise.reject(new Error('down')) : Promise.resolve(roles);
+    }) as Parameters<typeof createRoleCatalog>[0]['all'];
+    const catalog = createRoleCatalog({ all }, { now: () => t });
+    const [a, b] = await Promise.all([catalog.find('r1'), catalog.find('r1')]);
+    expect(a).toEqual({ id: 'r1', name: 'One', type: 'org', permissions: ['ViewOrgSessions'] });
+    expect(b).toEqual(a);
+    expect(reads).toBe(1);
+    t += 59_000;
+    await catalog.find('r1');
+    expect(reads).toBe(1);
+    // A role it lacks: one fresh read, then none again for a few seconds whatever is asked.
+    t += 500;
+    expect(await catalog.find('r2')).toBeNull();
+    expect(await catalog.find('r3')).toBeNull();
+    expect(reads).toBe(2);
+    t += 61_000;
+    fail = true;
+    await expect(catalog.find('r1')).rejects.toThrow(/could not be read: down/);
+  });
+});
