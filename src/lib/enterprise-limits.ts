@@ -3,7 +3,7 @@
  * carry their cycle limit too: a change on either screen refreshes both.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { readAllPages } from '@/api/page';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 
 export const acuLimitKeys = {

@@ -29,7 +29,7 @@ import { createReadiness } from './console/readiness';
 import { createReconciler, type ReconcileReport } from './console/reconcile';
 import { databasePassword, StoreUnavailable } from './console/storage/postgres';
 import { CONSOLE_MAX_BODY_BYTES, STORE_RETRY_AFTER_S, storeUnavailableDetail } from './console/problems';
-import { createUpstreamClient } from './console/upstream-client';
+import { createUpstreamClient, type UpstreamClient } from './console/upstream-client';
 import { answerClientErrors, instanceOf, sendProblem } from '../node/problem-writer';
 import { createForwarder } from './proxy/forward';
 import { createRedactor } from './redact';
@@ -174,7 +174,12 @@ function openStore(opts: ConsoleServerOptions, redactor: ReturnType<typeof creat
 }
 
 /** The policy in force, and the access control that signs people in and gives them its roles. */
-function createPolicyAndAccess(opts: ConsoleServerOptions, store: ConsoleStore, secure: boolean) {
+function createPolicyAndAccess(
+  opts: ConsoleServerOptions,
+  store: ConsoleStore,
+  secure: boolean,
+  upstream: UpstreamClient,
+) {
   const { config } = opts;
   // Checked at start by the configuration already; a file broken since then stops the start here.
   const policy = createPolicyHolder(config.policyFile, undefined, { watch: opts.watchPolicy });
@@ -195,6 +200,8 @@ function createPolicyAndAccess(opts: ConsoleServerOptions, store: ConsoleStore, 
     policy: () => policy.current(),
     activity: store.activity,
     now: opts.now ?? Date.now,
+    // A role a person grants is checked against the API's roles, read with the console's credential.
+    upstream,
   });
   return { policy, access, gate };
 }
@@ -251,7 +258,7 @@ function createParts(opts: ConsoleServerOptions): ServerParts {
     consoleListener: getRequestListener(consoleApp.fetch),
     hosts: { names, allowed: allowedHostHeaders(config.port, names) },
     tls,
-    ...createPolicyAndAccess(opts, store, tls !== undefined),
+    ...createPolicyAndAccess(opts, store, tls !== undefined, upstreamClient),
   };
 }
 

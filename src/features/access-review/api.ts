@@ -6,7 +6,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TimeRange } from '@/api/billing-day';
 import type { RoleAssignment } from '@/api/operations/members';
-import { readAllPages } from '@/api/page';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { readPrincipalConsumption } from '@/lib/principal-consumption';

@@ -5,7 +5,7 @@
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { AuditLogEntry } from '@/api/operations/audit-logs';
-import type { Page } from '@/api/page';
+import type { Page } from '@/api/cursor';
 import { apiCall } from '@/lib/api-client';
 import { resolveBounds, type AuditLogFilters, type ResolvedBounds } from './search';
 

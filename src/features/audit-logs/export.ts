@@ -3,7 +3,8 @@
  * waits out 429s for as long as the API keeps asking (the client's own retries give up after a few).
  */
 import type { AuditLogEntry } from '@/api/operations/audit-logs';
-import { walkPages, type Page } from '@/api/page';
+import type { Page } from '@/api/cursor';
+import { walkPages } from '@/api/page-walk';
 import { isApiError } from '@/lib/api-error';
 import { csvRow as csvRecord } from '@/lib/csv';
 import { formatUtc } from '@/lib/format';

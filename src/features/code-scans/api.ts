@@ -6,7 +6,7 @@ import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CodeScan, CodeScanFinding } from '@/api/operations/code-scans';
 import { isTerminalStatus, type Session } from '@/api/operations/sessions';
-import { readAllPages } from '@/api/page';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { cursorInfiniteQueryOptions } from '@/lib/cursor-query';
 import { useDocumentVisible } from '@/lib/use-document-visible';

@@ -19,7 +19,8 @@ import {
 } from '@/api/git-permissions/resources';
 import { gitPermissionSetVersion, normalizeGitPermission } from '@/api/git-permissions/set-diff';
 import { PAGE_SIZE } from '@/api/conventions';
-import { nextCursor, readAllPages, type Page } from '@/api/page';
+import { nextCursor, type Page } from '@/api/cursor';
+import { readAllPages } from '@/api/page-walk';
 import { applyServerErrors } from '@/components/form/server-errors';
 import { apiCall } from '@/lib/api-client';
 import { errorMessage, isApiError } from '@/lib/api-error';

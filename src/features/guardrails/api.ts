@@ -8,7 +8,8 @@
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Guardrail, GuardrailViolation } from '@/api/operations/guardrails';
-import { readAllPages, type Page } from '@/api/page';
+import type { Page } from '@/api/cursor';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { resolveBounds, type Bounds, type ViolationFilters } from './search';
 

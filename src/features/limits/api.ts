@@ -7,7 +7,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import { OrgGroupsConfig, type OrgGroupsBody } from '@/api/operations/org-group-limits';
-import { readAllPages } from '@/api/page';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { acuLimitKeys, orgGroupLimitKeys } from '@/lib/enterprise-limits';
 import { organizationKeys, ORGANIZATIONS_PAGE_SIZE } from '@/lib/organizations';

@@ -7,7 +7,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { User } from '@/api/operations/members';
 import { apiCall } from '@/lib/api-client';
 import { defineSearch, text, type SearchOf } from '@/lib/search-params';
-import { memberKeys } from './api';
+import { memberKeys } from './keys';
 
 export const MemberPageSearch = defineSearch({ fields: { org: text({ min: 5, max: 200, pattern: /^org-/ }) } });
 export type MemberPageSearch = SearchOf<typeof MemberPageSearch>;

@@ -7,7 +7,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { settingsHistoryKeys } from '@/api/console/settings-history-keys';
 import { Organization, type OrganizationCreateBody, type OrganizationUpdateBody } from '@/api/operations/organizations';
-import { walkPages, type Page } from '@/api/page';
+import type { Page } from '@/api/cursor';
+import { walkPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { ApiError, isApiError } from '@/lib/api-error';
 import { acuLimitKeys, orgGroupLimitKeys } from '@/lib/enterprise-limits';

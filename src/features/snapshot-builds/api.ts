@@ -8,7 +8,7 @@ import {
   type SnapshotBuild,
   type SnapshotBuildStatus,
 } from '@/api/operations/snapshot-builds';
-import { nextCursor, type Page } from '@/api/page';
+import { nextCursor, type Page } from '@/api/cursor';
 import { apiCall } from '@/lib/api-client';
 
 export interface BuildFilters {

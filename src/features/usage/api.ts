@@ -7,7 +7,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { BillingCycle, TimeRange } from '@/api/billing-day';
 import type { ConsumptionResponse } from '@/api/operations/consumption';
 import type { AcuLimit } from '@/api/operations/acu-limits';
-import { readAllPages } from '@/api/page';
+import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { pool, readPrincipalConsumption } from '@/lib/principal-consumption';
 import { personRow, sortRows, type CycleWindows, type PersonRow, type Principal } from './people-data';
