@@ -9,7 +9,7 @@ import { consoleConfigQueryOptions } from '@/lib/console-config';
 import { lastOrg } from '@/lib/last-org';
 import { OrgSwitcher } from '@/features/organizations/org-switcher';
 import { cn } from '@/lib/cn';
-import { useHasPermission } from '@/lib/principal';
+import { usePermissionCheck } from '@/lib/principal';
 import { ENTERPRISE_NAV, organizationNav, type NavItem } from '@/lib/nav';
 import { HeaderMenu } from './header-menu';
 import { QueueStatus } from './queue-status';
@@ -19,16 +19,22 @@ import { TimeToggle } from './time-toggle';
 import { Shortcuts } from './shortcuts';
 import { SignedInAs } from './signed-in-as';
 
-function NavLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
+/**
+ * One area of the navigation. An area the console's credential or the person's console roles refuse stays
+ * reachable (its page says what is missing) but is marked, with the reason in its title. `orgId` is where the
+ * area is judged: null for the enterprise's areas (whatever organization is on screen), the organization it links
+ * to for an organization's.
+ */
+function NavLink({ item, orgId, onNavigate }: { item: NavItem; orgId: string | null; onNavigate: () => void }) {
   const { label, exact, permission, operation: _operation, ...link } = item;
-  // An area the console's credential cannot open stays reachable (its page says what is missing) but is marked.
-  const can = useHasPermission(permission);
+  const verdict = usePermissionCheck()(permission, orgId);
+  const can = verdict.allowed;
   return (
     <Link
       {...link}
       activeOptions={{ exact, includeSearch: false }}
       onClick={onNavigate}
-      title={can === false ? `Needs ${permission}` : undefined}
+      title={can === false ? verdict.reason : undefined}
       className={cn(
         'flex items-center justify-between gap-2 rounded-md px-2.5 py-1.5 text-sm hover:bg-surface-2',
         can === false ? 'text-muted' : 'text-fg',
@@ -110,7 +116,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <nav aria-label="Enterprise">
           <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">Enterprise</p>
           {ENTERPRISE_NAV.map((item) => (
-            <NavLink key={item.label} item={item} onNavigate={close} />
+            <NavLink key={item.label} item={item} orgId={null} onNavigate={close} />
           ))}
         </nav>
         <nav aria-label="Organization">
@@ -119,7 +125,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             <OrgSwitcher />
           </div>
           {orgId ? (
-            organizationNav(orgId).map((item) => <NavLink key={item.label} item={item} onNavigate={close} />)
+            organizationNav(orgId).map((item) => (
+              <NavLink key={item.label} item={item} orgId={orgId} onNavigate={close} />
+            ))
           ) : (
             <p className="px-2.5 text-xs text-muted">Choose an organization to see its areas.</p>
           )}
