@@ -5,6 +5,7 @@
  * read, and none whose name suggests a secret.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Principal } from '../actor';
 import type { MatchedOperation } from '../../policy/operations';
 import type { ActivityOutcome, ActivityStore } from './store';
@@ -12,6 +13,25 @@ import type { ActivityOutcome, ActivityStore } from './store';
 /** The answer is looked at up to this many bytes (the ids of a created resource come first in practice). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const MAX_IDS = 12;
+/** A compressed answer is read back to at most this many bytes (a small created resource is far below it). */
+const MAX_DECODED_BYTES = 1024 * 1024;
+
+/**
+ * The answer's text as the browser reads it: a whole answer the console compressed (as it does for every browser
+ * that accepts it) is decoded, bounded; anything else unreadable gives no text.
+ */
+function answerText(body: Buffer, encoding: string): string | undefined {
+  const opts = { maxOutputLength: MAX_DECODED_BYTES };
+  try {
+    if (!encoding || encoding === 'identity') return body.toString('utf8');
+    if (encoding === 'gzip') return gunzipSync(body, opts).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(body, opts).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(body, opts).toString('utf8');
+  } catch {
+    // Cut or damaged: the path's ids only.
+  }
+  return undefined;
+}
 const MAX_ID_LENGTH = 256;
 const SECRET_NAME = /secret|token|key|password|credential|cookie/i;
 
@@ -99,6 +119,19 @@ export function recordWhenAnswered(
     chunks.push(buf.subarray(0, MAX_ANSWER_BYTES - size));
     size += buf.length;
   };
+  // Headers given to writeHead (as the proxy gives them) are not readable through getHeader afterwards.
+  const given: Record<string, string> = {};
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const headers = args.find((a) => a !== null && typeof a === 'object');
+    if (Array.isArray(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2) given[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    } else if (headers) {
+      for (const [k, v] of Object.entries(headers)) given[k.toLowerCase()] = String(v);
+    }
+    return writeHead(...args);
+  }) as ServerResponse['writeHead'];
+  const header = (name: string) => String(res.getHeader(name) ?? given[name] ?? '');
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.write = ((...args: unknown[]) => {
@@ -114,10 +147,13 @@ export function recordWhenAnswered(
     if (done) return;
     done = true;
     const status = res.statusCode;
-    const type = String(res.getHeader('content-type') ?? '');
-    // A compressed or cut answer is not read: its ids are the path's only.
-    const plain = !res.getHeader('content-encoding') && size < MAX_ANSWER_BYTES;
-    const ids = status < 400 && plain && /json/i.test(type) ? idsOfAnswer(Buffer.concat(chunks).toString('utf8')) : {};
+    const type = header('content-type');
+    // A cut answer is not read: its ids are the path's only. A compressed one is decoded first.
+    const text =
+      status < 400 && size < MAX_ANSWER_BYTES && /json/i.test(type)
+        ? answerText(Buffer.concat(chunks), header('content-encoding').toLowerCase())
+        : undefined;
+    const ids = text === undefined ? {} : idsOfAnswer(text);
     store
       .record({
         ...entryOf(ctx, method, now(), status, ids),
