@@ -6,10 +6,10 @@
 import type { ActivityEntry } from '@/api/console/activity';
 import type { AuditLogEntry } from '@/api/operations/audit-logs';
 import { Badge, type Tone } from '@/components/badge';
-import { columnHelper } from '@/components/data-table';
+import { columnHelper, exactTimeColumn } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import { formatDateTime, formatUtc } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { personLabel } from './console-people';
 
 /** A one-line preview of `data`: its first few scalar fields. */
@@ -66,14 +66,10 @@ export function entryColumns(
     col.accessor('created_at', {
       header: 'Time',
       // The API orders by time (`order`): the header sorts through the URL.
-      enableSorting: true,
-      enableHiding: false,
-      meta: {
+      ...exactTimeColumn((e: AuditLogEntry) => e.created_at, {
         width: 'minmax(13rem,1.2fr)',
         className: 'truncate tabular-nums',
-        cellTitle: (e: AuditLogEntry) => `${formatUtc(e.created_at)} (UTC)`,
-      },
-      cell: ({ getValue }) => formatDateTime(getValue()),
+      }),
     }),
     col.accessor('action', {
       header: 'Action',

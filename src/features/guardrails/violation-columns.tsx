@@ -5,9 +5,8 @@
 import { Link } from '@tanstack/react-router';
 import type { GuardrailViolation } from '@/api/operations/guardrails';
 import { Badge, type Tone } from '@/components/badge';
-import { columnHelper } from '@/components/data-table';
+import { columnHelper, exactTimeColumn } from '@/components/data-table';
 import { cn } from '@/lib/cn';
-import { formatDateTime, formatUtc } from '@/lib/format';
 import { ENTERPRISE, type ViolationScope } from './api';
 import { ACTION_LABELS } from './search';
 
@@ -39,14 +38,10 @@ export function violationColumns(scope: ViolationScope, orgNames: ReadonlyMap<st
   return col.columns([
     col.accessor('created_at', {
       header: 'Time',
-      enableSorting: true,
-      enableHiding: false,
-      meta: {
+      ...exactTimeColumn((v: GuardrailViolation) => v.created_at, {
         width: 'minmax(12.5rem,1fr)',
         className: 'text-xs tabular-nums',
-        cellTitle: (v: GuardrailViolation) => `${formatUtc(v.created_at)} (UTC)`,
-      },
-      cell: ({ getValue }) => formatDateTime(getValue()),
+      }),
     }),
     col.accessor('guardrail_name', {
       header: 'Guardrail',
