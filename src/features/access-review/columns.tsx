@@ -3,7 +3,7 @@
  * why that could not be read), when their credential expires, and why they are listed.
  */
 import { columnHelper } from '@/components/data-table';
-import { PrincipalKindBadge, PrincipalNameCell } from '@/components/principal-cells';
+import { principalColumns } from '@/components/principal-cells';
 import { formatDateTime } from '@/lib/format';
 import type { ReviewRow } from './review';
 
@@ -37,19 +37,7 @@ function reasons(row: ReviewRow, days: number): string[] {
 const col = columnHelper<ReviewRow>();
 export function columnsFor(days: number, now: number) {
   return col.columns([
-    col.accessor('name', {
-      header: 'Name',
-      enableHiding: false,
-      enableSorting: true,
-      meta: { width: 'minmax(12rem,2fr)', card: 'title' },
-      cell: ({ row }) => <PrincipalNameCell name={row.original.name} secondary={row.original.secondary} />,
-    }),
-    col.accessor('kind', {
-      header: 'Kind',
-      enableSorting: true,
-      meta: { width: '7.5rem', card: 'aside' },
-      cell: ({ getValue }) => <PrincipalKindBadge kind={getValue()} />,
-    }),
+    ...principalColumns(col, { kindWidth: '7.5rem' }),
     col.accessor((r) => r.roles.join(', '), {
       id: 'roles',
       header: 'Roles',

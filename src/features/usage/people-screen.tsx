@@ -11,7 +11,7 @@ import { useMemo } from 'react';
 import { BILLING_DAY_NOTE } from '@/api/billing-day';
 import { columnHelper, DataTable } from '@/components/data-table';
 import { PageHeader } from '@/components/page-header';
-import { PrincipalKindBadge, PrincipalNameCell } from '@/components/principal-cells';
+import { principalColumns } from '@/components/principal-cells';
 import { ProblemView } from '@/components/problem-view';
 import { FilterSelect } from '@/components/filter-select';
 import { Button } from '@/components/ui/button';
@@ -50,19 +50,7 @@ function Change({ row }: { row: PersonRow }) {
 
 const col = columnHelper<PersonRow>();
 const COLUMNS = col.columns([
-  col.accessor('name', {
-    header: 'Name',
-    enableHiding: false,
-    enableSorting: true,
-    meta: { width: 'minmax(12rem,2fr)', card: 'title' },
-    cell: ({ row }) => <PrincipalNameCell name={row.original.name} secondary={row.original.secondary} />,
-  }),
-  col.accessor('kind', {
-    header: 'Kind',
-    enableSorting: true,
-    meta: { width: '8rem', card: 'aside' },
-    cell: ({ getValue }) => <PrincipalKindBadge kind={getValue()} />,
-  }),
+  ...principalColumns(col),
   col.accessor((r) => r.this_cycle ?? -1, {
     id: 'this_cycle',
     header: 'This cycle (ACUs)',
