@@ -28,7 +28,11 @@ export interface HttpClient {
 }
 
 export function httpClient(url: string, defaultToken: string | null = ADMIN): HttpClient {
-  const call: HttpClient['call'] = async (method, path, opts = {}) => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    opts: Parameters<HttpClient['call']>[2] = {},
+  ): Promise<CallResult<T>> => {
     const token = opts.token === undefined ? defaultToken : opts.token;
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -45,7 +49,7 @@ export function httpClient(url: string, defaultToken: string | null = ADMIN): Ht
     } catch {
       // leave as text
     }
-    return { status: res.status, headers: res.headers, body: parsed as never, text };
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
   };
   return { url, call, get: (path, token) => call('GET', path, { token }) };
 }
