@@ -17,7 +17,7 @@ import { build } from 'vite';
 import { precompress } from '../scripts/precompress';
 import { createStaticHandler } from '../src/server/static';
 import { firstScreenTable } from './bundle';
-import { listenInRange, median, type Table } from './lib';
+import { listenInRange, median, readyProbe, type Table } from './lib';
 import { fixedPage } from './proxy/upstream';
 
 const LOADS = Math.max(1, Number(process.env.BENCH_LOADS) || 9);
@@ -68,21 +68,7 @@ export async function serveFloor(dir: string): Promise<{ url: string; firstName:
 
 /** Resolves `__ready` when `text` is first in the page, and `__fcp` at the first contentful paint. */
 const probe = (text: string) => `(() => {
-  window.__ready = new Promise((resolve) => {
-    // Only the text each mutation brought in is searched: reading the whole page's text on every mutation costs
-    // a large page (the console's navigation) tens of milliseconds per load that a one-list page does not pay.
-    const has = (node) => node.textContent !== null && node.textContent.includes(${JSON.stringify(text)});
-    const observer = new MutationObserver((records) => {
-      for (const r of records) {
-        if (r.type === 'characterData' ? has(r.target) : [...r.addedNodes].some(has)) {
-          observer.disconnect();
-          resolve(performance.now());
-          return;
-        }
-      }
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
-  });
+  ${readyProbe(text)}
   window.__cls = 0;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;

@@ -278,3 +278,23 @@ export async function scrollFrames(page: Page, selector: string, frames = 240, s
     cpuP95: round(percentile(cpu, 95)),
   };
 }
+
+/**
+ * In-page source that sets `window.__ready` to a promise of the time `text` first appears in the page (the first
+ * screen's "ready"), for an init script: the first-screen suite and the waterfall measure the same moment.
+ */
+export const readyProbe = (text: string) => `window.__ready = new Promise((resolve) => {
+    // Only the text each mutation brought in is searched: reading the whole page's text on every mutation costs
+    // a large page (the console's navigation) tens of milliseconds per load that a one-list page does not pay.
+    const has = (node) => node.textContent !== null && node.textContent.includes(${JSON.stringify(text)});
+    const observer = new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'characterData' ? has(r.target) : [...r.addedNodes].some(has)) {
+          observer.disconnect();
+          resolve(performance.now());
+          return;
+        }
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+  });`;

@@ -5,7 +5,7 @@
  * `WATERFALL_LOADS=5` prints the median of each figure over that many cold loads instead of one load's list.
  */
 import { chromium } from '@playwright/test';
-import { median } from './lib';
+import { median, readyProbe } from './lib';
 
 const [url, readyText] = process.argv.slice(2);
 if (!url || !readyText) {
@@ -15,19 +15,7 @@ if (!url || !readyText) {
 
 /** The page's own timeline, gathered in the page (the same probe as the first-screen bench, plus long tasks). */
 const probe = (text: string) => `(() => {
-  window.__ready = new Promise((resolve) => {
-    const has = (node) => node.textContent !== null && node.textContent.includes(${JSON.stringify(text)});
-    const observer = new MutationObserver((records) => {
-      for (const r of records) {
-        if (r.type === 'characterData' ? has(r.target) : [...r.addedNodes].some(has)) {
-          observer.disconnect();
-          resolve(performance.now());
-          return;
-        }
-      }
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
-  });
+  ${readyProbe(text)}
   window.__long = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]);

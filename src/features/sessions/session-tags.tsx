@@ -1,9 +1,8 @@
 /** Editing a session's tags: add (append) and remove (replace with the rest, with an Undo). */
 import { useQuery } from '@tanstack/react-query';
-import { X } from 'lucide-react';
 import { useState } from 'react';
 import { SESSION_LIMITS, TagsBody } from '@/api/operations/sessions';
-import { Badge } from '@/components/badge';
+import { RemovableTags } from '@/components/removable-tags';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/field';
 import { ProblemView } from '@/components/problem-view';
@@ -64,26 +63,15 @@ export function SessionTags({ orgId, sessionId, tags }: { orgId: string; session
       <h2 id="tags-heading" className="text-base font-semibold">
         Tags
       </h2>
-      <ul aria-label="Session tags" className="flex flex-wrap gap-1.5">
-        {tags.length === 0 && <li className="text-sm text-muted">No tags</li>}
-        {tags.map((t) => (
-          <li key={t}>
-            <Badge>
-              {t}
-              <button
-                type="button"
-                aria-label={`Remove tag ${t}`}
-                title={denied}
-                disabled={update.isPending || can === false}
-                className="rounded-full hover:text-danger disabled:opacity-50"
-                onClick={() => remove(t)}
-              >
-                <X className="size-3" aria-hidden />
-              </button>
-            </Badge>
-          </li>
-        ))}
-      </ul>
+      <RemovableTags
+        label="Session tags"
+        tags={tags}
+        empty="No tags"
+        removeLabel={(t) => `Remove tag ${t}`}
+        onRemove={remove}
+        disabled={update.isPending || can === false}
+        title={denied}
+      />
       <form
         className="flex items-end gap-2"
         onSubmit={(e) => {
