@@ -15,6 +15,7 @@ import type { PrincipalConsumption } from '@/api/console/principal-consumption';
 import type { ConsumptionResponse } from '@/api/operations/consumption';
 import { apiCall } from './api-client';
 import { errorMessage, isApiError } from './api-error';
+import { pool } from '@/api/pool';
 
 export type PrincipalKind = PrincipalConsumption['kind'];
 
@@ -29,20 +30,6 @@ export type PrincipalRead = { resp: ConsumptionResponse } | { error: string };
 
 /** The window every read asks the console for at least: the longest either screen shows, and a little more. */
 export const SHARED_DAYS = 100;
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 const keyOf = (p: PrincipalRef) => `${p.kind}:${p.id}`;
 const refused = (err: unknown) => isApiError(err) && (err.status === 401 || err.status === 403);

@@ -5,6 +5,7 @@
 import type { CodeScanFinding, RemediateResult } from '@/api/operations/code-scans';
 import { isTerminalStatus } from '@/api/operations/sessions';
 import { isApiError } from '@/lib/api-error';
+import { pool } from '@/api/pool';
 
 export type RemediationOutcome =
   | { finding: CodeScanFinding; kind: 'started'; sessionId: string }
@@ -27,30 +28,22 @@ export async function remediateAll(
   call: (f: CodeScanFinding) => Promise<RemediateResult>,
   onOutcome?: (o: RemediationOutcome) => void,
 ): Promise<RemediationOutcome[]> {
-  const out: RemediationOutcome[] = new Array(findings.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < findings.length) {
-      const i = next++;
-      const finding = findings[i]!;
-      let o: RemediationOutcome;
-      try {
-        const r = await call(finding);
-        o = { finding, kind: 'started', sessionId: r.session_id };
-      } catch (error) {
-        if (isApiError(error) && error.status === 409) {
-          const fromProblem = (error.problem as { session_id?: unknown }).session_id;
-          o = {
-            finding,
-            kind: 'already',
-            sessionId: typeof fromProblem === 'string' ? fromProblem : (finding.remediation_session_id ?? null),
-          };
-        } else o = { finding, kind: 'error', error };
-      }
-      out[i] = o;
-      onOutcome?.(o);
+  return pool(findings, CONCURRENCY, async (finding) => {
+    let o: RemediationOutcome;
+    try {
+      const r = await call(finding);
+      o = { finding, kind: 'started', sessionId: r.session_id };
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        const fromProblem = (error.problem as { session_id?: unknown }).session_id;
+        o = {
+          finding,
+          kind: 'already',
+          sessionId: typeof fromProblem === 'string' ? fromProblem : (finding.remediation_session_id ?? null),
+        };
+      } else o = { finding, kind: 'error', error };
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, findings.length) }, worker));
-  return out;
+    onOutcome?.(o);
+    return o;
+  });
 }

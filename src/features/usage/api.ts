@@ -9,7 +9,8 @@ import type { ConsumptionResponse } from '@/api/operations/consumption';
 import type { AcuLimit } from '@/api/operations/acu-limits';
 import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
-import { pool, readPrincipalConsumption } from '@/lib/principal-consumption';
+import { pool } from '@/api/pool';
+import { readPrincipalConsumption } from '@/lib/principal-consumption';
 import { personRow, sortRows, type CycleWindows, type PersonRow, type Principal } from './people-data';
 
 /** Where the figures come from: the whole enterprise, or one organization. */

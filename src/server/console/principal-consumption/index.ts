@@ -10,6 +10,7 @@ import { PRINCIPAL_CONSUMPTION_MAX } from '../../../api/console/principal-consum
 import type { ConsumptionResponse } from '../../../api/operations/consumption';
 import type { ConsoleHandlers } from '../mount';
 import { UpstreamProblem, type UpstreamClient } from '../upstream-client';
+import { pool } from '../../../api/pool';
 
 export interface PrincipalConsumptionDeps {
   upstream: UpstreamClient;
@@ -36,20 +37,6 @@ const refused = (err: unknown) => err instanceof UpstreamProblem && (err.status 
 
 const why = (err: unknown) =>
   err instanceof UpstreamProblem ? (err.body.detail ?? err.body.title) : 'The Agent Platform API could not be read';
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /** Every member and service user (expired ones too: they may have consumed in the range). */
 async function readPrincipals(upstream: UpstreamClient, signal: AbortSignal): Promise<Principal[]> {
