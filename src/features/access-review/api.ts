@@ -8,6 +8,7 @@ import type { TimeRange } from '@/api/billing-day';
 import type { RoleAssignment } from '@/api/operations/members';
 import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
+import { memberNaming, serviceUserNaming } from '@/lib/principal-names';
 import { errorMessage, isApiError } from '@/lib/api-error';
 import { readPrincipalConsumption } from '@/lib/principal-consumption';
 import { reviewRow, windowOf, type Candidate, type ReviewRow } from './review';
@@ -47,10 +48,7 @@ async function readCandidates(signal: AbortSignal): Promise<Candidate[]> {
   const orgName = (id: string) => (names.get(id) ? `${names.get(id)} (${id})` : id);
   return [
     ...users.map((u) => ({
-      kind: 'member' as const,
-      id: u.user_id,
-      name: u.name?.trim() || u.email || 'Invited member (no name yet)',
-      secondary: u.name?.trim() ? (u.email ?? null) : null,
+      ...memberNaming(u),
       roles: rolesOf(u.role_assignments, orgName),
       // A member record carries no credential expiry: not published.
       expires_at:
@@ -59,10 +57,7 @@ async function readCandidates(signal: AbortSignal): Promise<Candidate[]> {
     ...serviceUsers
       .filter((s) => s.deleted_at == null)
       .map((s) => ({
-        kind: 'service_user' as const,
-        id: s.service_user_id,
-        name: s.name,
-        secondary: s.service_user_id,
+        ...serviceUserNaming(s),
         roles: rolesOf(s.role_assignments, orgName),
         expires_at: 'expires_at' in s ? s.expires_at : undefined,
       })),

@@ -11,6 +11,7 @@ import { readAllPages } from '@/api/page-walk';
 import { apiCall } from '@/lib/api-client';
 import { pool } from '@/api/pool';
 import { readPrincipalConsumption } from '@/lib/principal-consumption';
+import { memberNaming, serviceUserNaming } from '@/lib/principal-names';
 import { personRow, sortRows, type CycleWindows, type PersonRow, type Principal } from './people-data';
 
 /** Where the figures come from: the whole enterprise, or one organization. */
@@ -199,20 +200,7 @@ async function readPrincipals(signal: AbortSignal): Promise<Principal[]> {
       { maxPages: MAX_PAGES, signal, what: 'The service users list' },
     ),
   ]);
-  return [
-    ...users.map((u) => ({
-      kind: 'member' as const,
-      id: u.user_id,
-      name: u.name?.trim() || u.email || 'Invited member (no name yet)',
-      secondary: u.name?.trim() ? (u.email ?? null) : null,
-    })),
-    ...serviceUsers.map((su) => ({
-      kind: 'service_user' as const,
-      id: su.service_user_id,
-      name: su.name,
-      secondary: su.service_user_id,
-    })),
-  ];
+  return [...users.map(memberNaming), ...serviceUsers.map(serviceUserNaming)];
 }
 
 /**
