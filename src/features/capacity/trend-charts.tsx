@@ -4,23 +4,11 @@
  * that read on both the light and the dark surface.
  */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CHART_AXIS, CHART_LEGEND, CHART_TOOLTIP } from '@/components/chart-theme';
 import { formatNumber } from '@/lib/format';
 import type { TrendRow } from './trend-data';
 
 const COLORS = ['oklch(0.62 0.15 262)', 'oklch(0.68 0.15 150)', 'oklch(0.72 0.14 65)'] as const;
-const AXIS = { fill: 'var(--color-muted)', fontSize: 12 };
-const TOOLTIP = {
-  contentStyle: {
-    background: 'var(--color-surface)',
-    border: '1px solid var(--color-line)',
-    borderRadius: 6,
-    color: 'var(--color-fg)',
-    fontSize: 12,
-  },
-  labelStyle: { color: 'var(--color-fg)', fontWeight: 600 },
-  itemStyle: { color: 'var(--color-fg)' },
-};
-const LEGEND = { wrapperStyle: { fontSize: 12, color: 'var(--color-fg)' } };
 const fmt = (v: unknown) => (typeof v === 'number' ? formatNumber(v, 1) : String(v ?? '—'));
 
 export interface TrendSeries {
@@ -47,17 +35,17 @@ export function TrendChart({
         <CartesianGrid stroke="var(--color-line)" vertical={false} />
         <XAxis
           dataKey="label"
-          tick={AXIS}
+          tick={CHART_AXIS}
           minTickGap={24}
           tickLine={false}
           axisLine={{ stroke: 'var(--color-line)' }}
         />
-        <YAxis yAxisId="left" tick={AXIS} width={40} allowDecimals={false} tickLine={false} axisLine={false} />
+        <YAxis yAxisId="left" tick={CHART_AXIS} width={40} allowDecimals={false} tickLine={false} axisLine={false} />
         {hasRight && (
           <YAxis
             yAxisId="right"
             orientation="right"
-            tick={AXIS}
+            tick={CHART_AXIS}
             width={44}
             domain={[0, 100]}
             tickFormatter={(v: number) => `${v}${rightUnit ?? ''}`}
@@ -65,8 +53,8 @@ export function TrendChart({
             axisLine={false}
           />
         )}
-        <Tooltip {...TOOLTIP} formatter={fmt} />
-        <Legend {...LEGEND} />
+        <Tooltip {...CHART_TOOLTIP} formatter={fmt} />
+        <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
           <Line
             key={s.key}

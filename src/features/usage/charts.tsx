@@ -17,6 +17,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { CHART_AXIS, CHART_LEGEND, CHART_TOOLTIP } from '@/components/chart-theme';
 import { formatNumber } from '@/lib/format';
 import type { ChartRow } from './chart-card';
 
@@ -35,20 +36,7 @@ export const SERIES_COLORS = [
   'oklch(0.58 0.02 260)',
 ] as const;
 
-const AXIS = { fill: 'var(--color-muted)', fontSize: 12 };
-const TOOLTIP = {
-  contentStyle: {
-    background: 'var(--color-surface)',
-    border: '1px solid var(--color-line)',
-    borderRadius: 6,
-    color: 'var(--color-fg)',
-    fontSize: 12,
-  },
-  labelStyle: { color: 'var(--color-fg)', fontWeight: 600 },
-  itemStyle: { color: 'var(--color-fg)' },
-  cursor: { fill: 'var(--color-surface-2)' },
-};
-const LEGEND = { wrapperStyle: { fontSize: 12, color: 'var(--color-fg)' } };
+const TOOLTIP = { ...CHART_TOOLTIP, cursor: { fill: 'var(--color-surface-2)' } };
 const fmt = (v: unknown) => (typeof v === 'number' ? formatNumber(v, 2) : String(v ?? '—'));
 const compact = (v: number) => (Math.abs(v) >= 10_000 ? `${Math.round(v / 1000)}k` : formatNumber(v));
 
@@ -71,10 +59,16 @@ export function StackedDailyChart({
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis dataKey={xKey} tick={AXIS} minTickGap={16} tickLine={false} axisLine={{ stroke: 'var(--color-line)' }} />
-        <YAxis tick={AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <XAxis
+          dataKey={xKey}
+          tick={CHART_AXIS}
+          minTickGap={16}
+          tickLine={false}
+          axisLine={{ stroke: 'var(--color-line)' }}
+        />
+        <YAxis tick={CHART_AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
-        <Legend {...LEGEND} />
+        <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
           <Bar
             key={s.key}
@@ -106,11 +100,11 @@ export function RankedBarChart({
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} layout="vertical" margin={{ top: 0, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--color-line)" horizontal={false} />
-        <XAxis type="number" tick={AXIS} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <XAxis type="number" tick={CHART_AXIS} tickFormatter={compact} tickLine={false} axisLine={false} />
         <YAxis
           type="category"
           dataKey={labelKey}
-          tick={AXIS}
+          tick={CHART_AXIS}
           width={124}
           tickLine={false}
           axisLine={false}
@@ -145,10 +139,16 @@ export function CycleChart({
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis dataKey={xKey} tick={AXIS} minTickGap={16} tickLine={false} axisLine={{ stroke: 'var(--color-line)' }} />
-        <YAxis tick={AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <XAxis
+          dataKey={xKey}
+          tick={CHART_AXIS}
+          minTickGap={16}
+          tickLine={false}
+          axisLine={{ stroke: 'var(--color-line)' }}
+        />
+        <YAxis tick={CHART_AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
-        <Legend {...LEGEND} />
+        <Legend {...CHART_LEGEND} />
         <Line
           dataKey={actualKey}
           name="Cycle to date"
@@ -203,10 +203,16 @@ export function DailyLinesChart({
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis dataKey={xKey} tick={AXIS} minTickGap={16} tickLine={false} axisLine={{ stroke: 'var(--color-line)' }} />
-        <YAxis tick={AXIS} width={36} allowDecimals={false} tickLine={false} axisLine={false} />
+        <XAxis
+          dataKey={xKey}
+          tick={CHART_AXIS}
+          minTickGap={16}
+          tickLine={false}
+          axisLine={{ stroke: 'var(--color-line)' }}
+        />
+        <YAxis tick={CHART_AXIS} width={36} allowDecimals={false} tickLine={false} axisLine={false} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
-        <Legend {...LEGEND} />
+        <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
           <Line
             key={s.key}
@@ -230,10 +236,23 @@ export function GroupedBarChart({ rows, xKey, series }: { rows: readonly ChartRo
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis dataKey={xKey} tick={AXIS} tickLine={false} axisLine={{ stroke: 'var(--color-line)' }} interval={0} />
-        <YAxis tick={AXIS} width={40} tickFormatter={compact} allowDecimals={false} tickLine={false} axisLine={false} />
+        <XAxis
+          dataKey={xKey}
+          tick={CHART_AXIS}
+          tickLine={false}
+          axisLine={{ stroke: 'var(--color-line)' }}
+          interval={0}
+        />
+        <YAxis
+          tick={CHART_AXIS}
+          width={40}
+          tickFormatter={compact}
+          allowDecimals={false}
+          tickLine={false}
+          axisLine={false}
+        />
         <Tooltip {...TOOLTIP} formatter={fmt} />
-        <Legend {...LEGEND} />
+        <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
           <Bar
             key={s.key}
