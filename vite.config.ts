@@ -2,7 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import { precompress } from './scripts/precompress.ts';
 
 /**
@@ -27,6 +27,75 @@ function stylesheetFirst(): Plugin {
   };
 }
 
+/**
+ * The first-screen renderer (src/entry-server.tsx) built for Node beside the app, into `dist-ssr/`: every build of
+ * the app (`npm run build`, `npm start`'s build, the tests') writes both, so the server never renders with an app
+ * older than the one it serves. Outside `dist/`, which is served to browsers.
+ */
+function serverBundle(): Plugin {
+  let run = false;
+  return {
+    name: 'console:server-bundle',
+    apply: (config, env) => env.command === 'build' && !config.build?.ssr,
+    configResolved(config) {
+      run = !config.build.watch;
+    },
+    async closeBundle() {
+      if (!run) return;
+      await build({
+        configFile: fileURLToPath(new URL('./vite.config.ts', import.meta.url)),
+        logLevel: 'warn',
+        publicDir: false,
+        build: {
+          // The app's renderer, and the thread that runs it (src/server/first-screen-worker.ts), which loads it.
+          ssr: true,
+          outDir: 'dist-ssr',
+          emptyOutDir: true,
+          manifest: false,
+          rolldownOptions: {
+            input: { 'entry-server': 'src/entry-server.tsx', 'first-screen-worker': 'src/server/first-screen-worker.ts' },
+            output: { codeSplitting: true },
+          },
+        },
+      });
+    },
+  };
+}
+
+/**
+ * The app's code is evaluated after the page's first frame, not before it. The HTML carries the first screen
+ * (rendered on the server, or the painted shell), and a module script in the head runs as soon as the document
+ * is parsed, in the same task: its ~100 ms of evaluation came before the first paint, holding back a screen that
+ * was already in the page. The entry is fetched and compiled with the HTML as before (`modulepreload`), and an
+ * inline script at the end of the body starts it once a frame has been painted (at once in a hidden tab, which
+ * paints no frames). The console server allows the inline script by its hash (src/server/static.ts).
+ */
+function entryAfterFirstPaint(): Plugin {
+  return {
+    name: 'console:entry-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        if (!entry) return html;
+        const boot = `<script>(function () {
+        var s = document.createElement('script');
+        s.type = 'module';
+        s.crossOrigin = '';
+        s.src = ${JSON.stringify(entry[1])};
+        function start() { document.head.appendChild(s); }
+        if (document.visibilityState === 'hidden') start();
+        else requestAnimationFrame(function () { setTimeout(start, 0); });
+      })();</script>`;
+        return html
+          .replace(entry[0], `<link rel="modulepreload" crossorigin href="${entry[1]}">`)
+          .replace('</body>', `  ${boot}\n  </body>`);
+      },
+    },
+  };
+}
+
 // The dev server (`npm run dev`) runs Vite in middleware mode inside the console server, so the proxy,
 // the sandbox and the guards are the same as in production; see src/cli/dev.ts.
 export default defineConfig({
@@ -42,7 +111,9 @@ export default defineConfig({
     react(),
     tailwindcss(),
     stylesheetFirst(),
+    entryAfterFirstPaint(),
     precompress(),
+    serverBundle(),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {

@@ -58,7 +58,7 @@ export function precompress(): Plugin {
   let outDir = 'dist';
   return {
     name: 'console:precompress',
-    apply: 'build',
+    apply: (config, env) => env.command === 'build' && !config.build?.ssr,
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },

@@ -1,14 +1,16 @@
 /** The router, with the query client in its context. */
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { parseSearch, stringifySearch } from '@/lib/search-params';
 import type { QueryClient } from '@tanstack/react-query';
 import { PagePending } from '@/app/shell/page-pending';
 import { NotFound } from '@/app/shell/route-error';
 import { routeTree } from './routeTree.gen';
 
-export function createAppRouter(queryClient: QueryClient) {
+/** `history`: the browser's by default; the first-screen render on the server (src/entry-server.tsx) gives its URL's. */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    ...(history ? { history } : {}),
     context: { queryClient },
     parseSearch,
     stringifySearch,

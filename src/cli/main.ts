@@ -11,6 +11,7 @@ import { loadConfigOrExit, startConsole } from './start';
 import { forgetAddress, recordAddress, runningAddress } from './address';
 import { createLogWriter, describeRequestLog, filterRequestLog, requestLogMode } from '../server/log';
 import { envReader } from '../node/env';
+import { createFirstScreenRenderer } from '../server/first-screen-render';
 import { createStaticHandler } from '../server/static';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -29,7 +30,7 @@ function newestMtime(dir: string, skip: (path: string) => boolean): number {
 /** The built app is stale when any browser source is newer than dist/index.html. */
 function buildIsStale(): boolean {
   const index = join(dist, 'index.html');
-  if (!existsSync(index)) return true;
+  if (!existsSync(index) || !existsSync(join(root, 'dist-ssr', 'first-screen-worker.js'))) return true;
   const built = statSync(index).mtimeMs;
   // Node-only code (the server, the sandbox, shared Node code, these entry points) is not in the bundle.
   const nodeOnly = ['server', 'sandbox', 'node', 'cli', 'test'].map((d) => join('src', d));
@@ -181,7 +182,7 @@ if (!existsSync(join(dist, 'index.html'))) {
 
 const log = createLogWriter();
 const started = await startConsole(config, {
-  serveApp: createStaticHandler(dist),
+  serveApp: createStaticHandler(dist, { firstScreen: createFirstScreenRenderer(join(root, 'dist-ssr')) }),
   log: filterRequestLog(logMode.mode, log),
 }).catch((err: NodeJS.ErrnoException) => {
   console.error(

@@ -14,8 +14,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import { firstScreenData } from '../app/shell/first-screen';
+import type { FirstScreenRenderer } from './first-screen-render';
 import { negotiateEncoding, type Chosen, type Coding } from './encoding';
 
 const TYPES: Record<string, string> = {
@@ -217,13 +218,75 @@ interface HtmlVariant {
 /** How many differently hinted pages are kept compressed (one per route and organization seen, at most). */
 const HTML_CACHE_LIMIT = 256;
 
+/** Where the painted shell is in index.html: `<div id="first-paint">` up to the app's root. */
+const FIRST_PAINT_OPEN = '<div id="first-paint">';
+const ROOT_OPEN = '<div id="root">';
+/**
+ * Removes the painted shell once the rendered screen after it is parsed (the stylesheet already hides a painted
+ * shell with a rendered one after it: `#first-paint:has(~ #first-paint)`, for a browser without scripts).
+ * Allowed by its hash in the page's policy.
+ */
+const SHELL_GIVES_WAY = `<script>document.getElementById('first-paint').remove()</script>`;
+
+/**
+ * The first screen rendered on the server, after the painted shell it replaces. `inert` until the app replaces
+ * it in turn (a click or a key on this picture would do nothing: the browser and test drivers wait for the live
+ * controls instead), and marked as the shell painted from the HTML, as the painted one is.
+ */
+export function renderedFirstPaint(markup: string): string {
+  return `<div id="first-paint" inert>${markup.replace(/^<div /, '<div data-shell="static" ')}</div>${SHELL_GIVES_WAY}`;
+}
+
+/**
+ * A page whose first screen is rendered on the server (src/server/first-screen-render.ts). The head and the
+ * painted shell go out at once (flushed through the compressor), so the browser paints the shell and fetches the
+ * stylesheet, scripts and answers while the server renders; the rendered screen follows in the same response
+ * and takes the painted shell's place, within `WAIT_MS` or not at all. The app's script starts at the end of
+ * the body, after it. Never cached: it holds answers of this browser's (`no-store`, and `Vary: Cookie`).
+ */
+async function sendRendered(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: { html: string; headers: Record<string, string>; url: string },
+  renderer: FirstScreenRenderer,
+): Promise<void> {
+  const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
+  const out: Record<string, string> = { ...page.headers, 'cache-control': 'no-store', vary: 'accept-encoding, cookie' };
+  if (coding !== 'identity') out['content-encoding'] = coding;
+  res.writeHead(200, out);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const rendering = renderer.render(req, page.url);
+  const z =
+    coding === 'br'
+      ? createBrotliCompress({
+          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+        })
+      : coding === 'gzip'
+        ? createGzip({ level: 6 })
+        : undefined;
+  if (z) z.pipe(res);
+  const rootAt = page.html.indexOf(ROOT_OPEN, page.html.indexOf(FIRST_PAINT_OPEN));
+  if (z) {
+    z.write(page.html.slice(0, rootAt));
+    z.flush();
+  } else res.write(page.html.slice(0, rootAt));
+  const markup = await rendering;
+  const rest = (markup ? renderedFirstPaint(markup) : '') + page.html.slice(rootAt);
+  if (z) z.end(rest);
+  else res.end(rest);
+}
+
 /** index.html with each URL's hints, compressed once per distinct set of hints. */
-function createAppHtml(template: string, routes: RouteChunk[]) {
+function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstScreenRenderer | undefined) {
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     'content-type': TYPES['.html']!,
     'cache-control': REVALIDATE,
-    'content-security-policy': cspFor(template),
+    // The rendered screen's own script (`SHELL_GIVES_WAY`) is allowed beside the template's.
+    'content-security-policy': cspFor(renderer ? template + SHELL_GIVES_WAY : template),
     vary: 'accept-encoding',
   };
   const cache = new Map<string, Record<Chosen, HtmlVariant>>();
@@ -247,9 +310,9 @@ function createAppHtml(template: string, routes: RouteChunk[]) {
     cache.set(key, variants);
     return variants;
   };
-  return (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    const search = (req.url ?? '').split('?')[1] ?? '';
-    const variants = variantsOf(firstScreenHints(routes, pathname === '/index.html' ? '/' : pathname, search));
+  /** The page with the shell painted from index.html (cached, compressed once per set of hints). */
+  const sendPainted = (req: IncomingMessage, res: ServerResponse, hints: { screen: string; rest: string }) => {
+    const variants = variantsOf(hints);
     const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
     const variant = variants[coding];
     const out: Record<string, string | number> = { ...headers, etag: variant.etag };
@@ -262,9 +325,29 @@ function createAppHtml(template: string, routes: RouteChunk[]) {
     res.writeHead(200, out);
     res.end(req.method === 'HEAD' ? undefined : variant.bytes);
   };
+
+  const rendersFirstScreen = template.includes(FIRST_PAINT_OPEN) && template.includes(ROOT_OPEN);
+  return (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const search = (req.url ?? '').split('?')[1] ?? '';
+    const path = pathname === '/index.html' ? '/' : pathname;
+    const hints = firstScreenHints(routes, path, search);
+    // The deep links whose answers the URL names are rendered with them (the rest keep the painted shell).
+    if (renderer && rendersFirstScreen && firstScreenData(path, search).screen.length > 0) {
+      const url = search ? `${path}?${search}` : path;
+      void sendRendered(req, res, { html: withHints(template, hints), headers, url }, renderer).catch(() =>
+        res.destroy(),
+      );
+      return;
+    }
+    sendPainted(req, res, hints);
+  };
 }
 
-export function createStaticHandler(distDir: string) {
+/**
+ * `firstScreen`: the server's renderer of the first screen (src/server/first-screen-render.ts), when the build
+ * wrote its server bundle; without it every page gets the shell painted from index.html.
+ */
+export function createStaticHandler(distDir: string, opts: { firstScreen?: FirstScreenRenderer } = {}) {
   const root = normalize(distDir + sep);
   // The console's build writes its manifest; another app's (the bench's floor app) is served as it is.
   const manifestPath = join(distDir, '.vite', 'manifest.json');
@@ -274,6 +357,7 @@ export function createStaticHandler(distDir: string) {
       ? createAppHtml(
           readFileSync(indexPath, 'utf8'),
           routeChunksOf(JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>),
+          opts.firstScreen,
         )
       : undefined;
   const found = new Map<string, Entry>();

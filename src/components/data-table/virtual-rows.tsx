@@ -44,6 +44,11 @@ export interface VirtualRowsProps<TData extends RowData> {
   more: (() => Promise<unknown>) | undefined;
 }
 
+const INITIAL_RECT = {
+  width: typeof window === 'undefined' ? 1366 : window.innerWidth,
+  height: typeof window === 'undefined' ? 900 : window.innerHeight,
+};
+
 /** The rendered rows (in view plus overscan, and the active row), the rows in view and the next page. */
 export function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
   const { rows, activeIndex, hasSelection, more } = props;
@@ -75,6 +80,10 @@ export function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
+    // Until the scroll element is measured (it is set after the first commit), the rows a window's height
+    // holds: the first commit already has the rows in view (not an empty body that fills a frame later), and the
+    // first screen rendered on the server (src/entry-server.tsx) has them too, in a typical window's height.
+    initialRect: INITIAL_RECT,
   });
   useLayoutEffect(() => {
     props.virtualizerRef.current = virtualizer;
