@@ -22,6 +22,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-ssr',
       'reports',
       'test-results',
       'playwright-report',

@@ -53,7 +53,10 @@ function serverBundle(): Plugin {
           emptyOutDir: true,
           manifest: false,
           rolldownOptions: {
-            input: { 'entry-server': 'src/entry-server.tsx', 'first-screen-worker': 'src/server/first-screen-worker.ts' },
+            input: {
+              'entry-server': 'src/entry-server.tsx',
+              'first-screen-worker': 'src/server/first-screen-worker.ts',
+            },
             output: { codeSplitting: true },
           },
         },

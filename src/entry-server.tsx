@@ -13,6 +13,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
+// eslint-disable-next-line no-restricted-imports -- React's own server renderer (a package), not the console's Node code
 import { renderToString } from 'react-dom/server';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppRouter } from './router';
@@ -45,7 +46,13 @@ export async function renderFirstScreen(url: string, waitMs: number, signal: Abo
   if (signal.aborted || queryClient.isFetching() > 0) return null;
   const state = router.state;
   if (state.status !== 'idle' || state.matches.some((m) => m.status !== 'success')) return null;
-  if (queryClient.getQueryCache().getAll().some((q) => q.state.status === 'error')) return null;
+  if (
+    queryClient
+      .getQueryCache()
+      .getAll()
+      .some((q) => q.state.status === 'error')
+  )
+    return null;
   const html = renderToString(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

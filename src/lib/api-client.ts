@@ -13,6 +13,7 @@ import type { AllOperations, AnyOperationId } from '@/api/operation-ids';
 import { buildPath, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '@/api/operations/define';
 import { problem, type ProblemDetail } from '@/api/problem';
 import { ApiError } from './api-error';
+import { takeFirstAnswer } from './first-answers';
 import { offlineSignal, rateLimitSignal, unauthorizedSignal } from './api-events';
 import { isUnreadableAnswer } from './unreadable-answer';
 
@@ -107,6 +108,10 @@ export async function request<T>(
   opts: { body?: unknown; signal?: AbortSignal; operationId?: string; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const operationId = opts.operationId ?? `${method} ${url}`;
+  if (method === 'GET') {
+    const embedded = takeFirstAnswer(url);
+    if (embedded !== undefined) return embedded as T;
+  }
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {

@@ -22,13 +22,22 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** After the worker failed, how long before another is started. */
 const RESTART_AFTER_MS = 5_000;
 
+/** The app's markup of a first screen, and the answers it was made from, by URL. */
+export interface RenderedScreen {
+  html: string;
+  answers: Record<string, unknown>;
+}
+
 export interface FirstScreenRenderer {
   /** The app's markup for `url` (path and query) as `req`'s browser would see it, or null (then the shell). */
-  render(req: IncomingMessage, url: string): Promise<string | null>;
+  render(req: IncomingMessage, url: string): Promise<RenderedScreen | null>;
   close(): Promise<void>;
 }
 
-/** The browser's headers a loopback carries: its cookie, language and user agent, as a same-origin request. */
+/**
+ * The headers a loopback carries: the client's own proof of access to the console (its session cookie, or the
+ * `Authorization` a program sent), its language and user agent, as a same-origin request; nothing else of its.
+ */
 export function loopbackHeaders(from: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {
     host: from.host ?? 'localhost',
@@ -37,6 +46,7 @@ export function loopbackHeaders(from: IncomingHttpHeaders): Record<string, strin
     'sec-fetch-site': 'same-origin',
   };
   if (from.cookie) headers.cookie = from.cookie;
+  if (from.authorization) headers.authorization = from.authorization;
   if (typeof from['accept-language'] === 'string') headers['accept-language'] = from['accept-language'];
   if (typeof from['user-agent'] === 'string') headers['user-agent'] = from['user-agent'];
   return headers;
@@ -60,13 +70,13 @@ function targetOf(req: IncomingMessage): RenderTarget | null {
 export function createFirstScreenRenderer(ssrDir: string): FirstScreenRenderer | undefined {
   const script = `${ssrDir}/first-screen-worker.js`;
   if (!existsSync(script) || !existsSync(`${ssrDir}/entry-server.js`)) return undefined;
-  const pending = new Map<number, (html: string | null) => void>();
+  const pending = new Map<number, (screen: RenderedScreen | null) => void>();
   let worker: Worker | undefined;
   let ready = false;
   let failedAt = 0;
   let nextId = 1;
 
-  const settle = (id: number, screen: string | null) => {
+  const settle = (id: number, screen: RenderedScreen | null) => {
     const done = pending.get(id);
     pending.delete(id);
     done?.(screen);
@@ -78,7 +88,7 @@ export function createFirstScreenRenderer(ssrDir: string): FirstScreenRenderer |
     w.unref();
     w.on('message', (msg: RenderReply | 'ready') => {
       if (msg === 'ready') ready = true;
-      else settle(msg.id, msg.html);
+      else settle(msg.id, msg.html === null ? null : { html: msg.html, answers: msg.answers });
     });
     const fail = (reason: string) => {
       if (worker !== w) return;

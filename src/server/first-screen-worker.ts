@@ -31,6 +31,8 @@ export interface RenderRequest {
 export interface RenderReply {
   id: number;
   html: string | null;
+  /** The answers the markup was made from, by URL (the app takes them instead of asking again). */
+  answers: Record<string, unknown>;
 }
 
 export interface WorkerSettings {
@@ -102,16 +104,21 @@ async function main(): Promise<void> {
   port.on('message', (msg: RenderRequest) => {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), settings.waitMs);
-    const fetcher: Fetcher = (path, init) =>
-      (init?.method ?? 'GET') === 'GET'
-        ? loopback(msg.target, path, abort.signal, settings.maxAnswerBytes)
-        : Promise.reject(new Error('the first screen only reads'));
+    const answers: Record<string, unknown> = {};
+    const fetcher: Fetcher = async (path, init) => {
+      if ((init?.method ?? 'GET') !== 'GET') throw new Error('the first screen only reads');
+      const res = await loopback(msg.target, path, abort.signal, settings.maxAnswerBytes);
+      if (res.status !== 200 || !/^application\/json\b/.test(res.headers.get('content-type') ?? '')) return res;
+      const text = await res.text();
+      answers[path] = JSON.parse(text) as unknown;
+      return new Response(text, { status: 200, headers: res.headers });
+    };
     current
       .run(fetcher, () => renderFirstScreen(msg.url, settings.waitMs, abort.signal))
       .catch(() => null)
       .then((html) => {
         clearTimeout(timer);
-        port.postMessage({ id: msg.id, html } satisfies RenderReply);
+        port.postMessage({ id: msg.id, html, answers: html ? answers : {} } satisfies RenderReply);
       });
   });
   port.postMessage('ready');

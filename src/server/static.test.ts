@@ -5,6 +5,7 @@
  * the theme script the CSP admits by hash, what it preloads for each deep link, and never the credential.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -380,5 +381,146 @@ describe("the console's index.html", () => {
     expect(other.status).toBe(200);
     expect(first.res.headers['cache-control']).toBe('no-cache');
     expect((await rawRequest(appPort, 'GET', '/.vite/manifest.json')).status).toBe(404);
+  });
+
+  describe('with its first screen rendered on the server', () => {
+    const SESSIONS = '/api/v3/organizations/org-1/sessions?first=100';
+    let renderedPort: number;
+    let stopRendered: () => Promise<void>;
+    /** What the fake renderer is asked, and how it answers (markup and answers, or null after `delayMs`). */
+    const asked: Array<{ url: string; cookie: string | undefined }> = [];
+    let answer: { html: string; answers: Record<string, unknown> } | null = null;
+    let delayMs = 0;
+
+    beforeAll(async () => {
+      const dist = mkdtempSync(join(tmpdir(), 'dist-rendered-'));
+      mkdirSync(join(dist, 'assets'));
+      mkdirSync(join(dist, '.vite'));
+      writeFileSync(join(dist, 'index.html'), BUILT);
+      writeFileSync(join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+      const up = await startFakeUpstream();
+      const server = createConsoleServer({
+        config: testConfig({ accessToken: ACCESS_TOKEN }),
+        upstream: { baseUrl: up.url, apiKey: CREDENTIAL },
+        serveApp: createStaticHandler(dist, {
+          firstScreen: {
+            async render(req, url) {
+              asked.push({ url, cookie: req.headers.cookie });
+              await new Promise((r) => setTimeout(r, delayMs));
+              return answer;
+            },
+            close: async () => undefined,
+          },
+        }),
+      });
+      renderedPort = (await server.listen()).port;
+      stopRendered = async () => {
+        await server.close();
+        await up.close();
+      };
+    });
+    afterAll(() => stopRendered());
+
+    const get = async (path: string, accept = 'br') => {
+      const res = await rawRequest(renderedPort, 'GET', path, {
+        'accept-encoding': accept,
+        authorization: `Bearer ${ACCESS_TOKEN}`,
+        cookie: 'console_session=abc',
+      });
+      const coding = res.headers['content-encoding'];
+      const html = (
+        coding === 'br' ? brotliDecompressSync(res.bytes) : coding === 'gzip' ? gunzipSync(res.bytes) : res.bytes
+      ).toString();
+      return { res, html };
+    };
+
+    it('streams the painted shell, then the rendered screen in its place with the answers it was made from', async () => {
+      answer = {
+        html: '<div class="flex min-h-dvh"><main><h1>Sessions</h1><a href="/orgs/org-1/sessions/s-1">Fix the build</a></main></div>',
+        answers: { [SESSIONS]: { items: [{ title: 'a </script><script>alert(1)</script> title' }] } },
+      };
+      delayMs = 0;
+      for (const accept of ['br', 'gzip', 'identity']) {
+        const { res, html } = await get('/orgs/org-1/sessions', accept);
+        expect(res.status).toBe(200);
+        // Asked for this page's URL, with the browser's cookie (the renderer asks the console as that browser).
+        expect(asked.at(-1)).toEqual({ url: '/orgs/org-1/sessions', cookie: 'console_session=abc' });
+        // It holds this browser's answers: never stored, and varying with the cookie.
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers.vary).toBe('accept-encoding, cookie');
+        expect(res.headers.etag).toBeUndefined();
+        // The painted shell first (what paints at once), then the rendered screen, marked and inert, then the root.
+        const painted = html.indexOf('<div id="first-paint">');
+        const rendered = html.indexOf('<div id="first-paint" inert><div data-shell="static" class="flex min-h-dvh">');
+        expect(painted).toBeGreaterThan(0);
+        expect(html.indexOf('role="status" aria-label="Loading the page"')).toBeGreaterThan(painted);
+        expect(rendered).toBeGreaterThan(painted);
+        expect(html.indexOf('Fix the build')).toBeGreaterThan(rendered);
+        expect(html.indexOf('<div id="root">')).toBeGreaterThan(html.indexOf('Fix the build'));
+        // The painted shell gives way by a script the page's policy admits by its hash.
+        const giveWay = "document.getElementById('first-paint').remove()";
+        expect(html).toContain(`</div><script>${giveWay}</script>`);
+        const hash = createHash('sha256').update(giveWay).digest('base64');
+        expect(res.headers['content-security-policy']).toContain(`'sha256-${hash}'`);
+        // The answers embedded for the app, unable to end their element; not preloaded as well.
+        const block = /<script type="application\/json" id="first-answers">([\s\S]*?)<\/script>/.exec(html)!;
+        expect(block[1]).not.toContain('</script>');
+        expect(JSON.parse(block[1]!)).toEqual(answer.answers);
+        expect(links(html, 'preload')).not.toContain(SESSIONS);
+        // The shell's own answers are still asked for with the page, after the rendered screen.
+        expect(links(html, 'preload')).toContain('/api/v3/self');
+        expect(html.indexOf('href="/api/v3/self"')).toBeGreaterThan(html.indexOf('Fix the build'));
+        for (const secret of [CREDENTIAL, ACCESS_TOKEN]) expect(html).not.toContain(secret);
+      }
+    });
+
+    it('sends the head and the painted shell before the render is in', async () => {
+      answer = null;
+      delayMs = 400;
+      const started = Date.now();
+      const firstBytes = await new Promise<{ at: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { port: renderedPort, path: '/orgs/org-1/sessions', headers: { authorization: `Bearer ${ACCESS_TOKEN}` } },
+          (res) => {
+            res.once('data', (chunk: Buffer) => {
+              resolve({ at: Date.now() - started, text: chunk.toString() });
+              res.resume();
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(firstBytes.at).toBeLessThan(300);
+      expect(firstBytes.text).toContain('<link rel="stylesheet"');
+      expect(firstBytes.text).toContain('aria-label="Main navigation"');
+    });
+
+    it("keeps the painted shell, and preloads the screen's answers, when the render gives up", async () => {
+      answer = null;
+      delayMs = 0;
+      const { res, html } = await get('/orgs/org-1/sessions');
+      expect(res.status).toBe(200);
+      expect(html).not.toContain('id="first-answers"');
+      expect(html.match(/<div id="first-paint"/g)).toHaveLength(1);
+      expect(html).toContain('role="status" aria-label="Loading the page"');
+      expect(links(html, 'preload')).toEqual(expect.arrayContaining([SESSIONS, '/api/v3/self']));
+    });
+
+    it('renders only the deep links whose answers the URL names', async () => {
+      answer = { html: '<div><main>RENDERED-MARKER</main></div>', answers: {} };
+      delayMs = 0;
+      const before = asked.length;
+      for (const path of ['/audit-logs', '/orgs/org-1/sessions/new', '/no/such/page']) {
+        const { html } = await get(path);
+        expect(html).not.toContain('RENDERED-MARKER');
+      }
+      expect(asked.length).toBe(before);
+      const head = await rawRequest(renderedPort, 'HEAD', '/orgs/org-1/sessions', {
+        authorization: `Bearer ${ACCESS_TOKEN}`,
+      });
+      expect(head.status).toBe(200);
+      expect(head.bytes.length).toBe(0);
+    });
   });
 });

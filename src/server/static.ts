@@ -172,13 +172,16 @@ export function chunksForPath(routes: RouteChunk[], pathname: string): string[] 
 /**
  * The `<link>`s that start the first screen's chunks and answers with the HTML: `screen`, the answers the screen
  * is ready with, to go ahead of every script (the build's own module preloads included); `rest`, the route's
- * chunks and the shell's answers.
+ * chunks (`modules`) and the shell's answers (`shell`).
  */
-export function firstScreenHints(
-  routes: RouteChunk[],
-  pathname: string,
-  search: string,
-): { screen: string; rest: string } {
+export interface FirstScreenHints {
+  screen: string;
+  rest: string;
+  modules: string;
+  shell: string;
+}
+
+export function firstScreenHints(routes: RouteChunk[], pathname: string, search: string): FirstScreenHints {
   const modules = chunksForPath(routes, pathname).map(
     (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
   );
@@ -193,9 +196,12 @@ export function firstScreenHints(
   // last chunk); ahead of them it costs the scripts one request's time on one connection. The shell's answers
   // (who the credential is, the queue, the config), at low priority, go out after the chunks: nothing waits on
   // them.
+  const shell = data.shell.map((h) => fetchLink(h, 'low')).join('');
   return {
     screen: data.screen.map((h) => fetchLink(h, 'high')).join(''),
-    rest: [...modules, ...data.shell.map((h) => fetchLink(h, 'low'))].join(''),
+    rest: modules.join('') + shell,
+    modules: modules.join(''),
+    shell,
   };
 }
 
@@ -237,17 +243,28 @@ export function renderedFirstPaint(markup: string): string {
   return `<div id="first-paint" inert>${markup.replace(/^<div /, '<div data-shell="static" ')}</div>${SHELL_GIVES_WAY}`;
 }
 
+/** The answers a rendered screen was made from, for the app (src/lib/first-answers.ts), safe in a `<script>`. */
+export function embeddedAnswers(answers: Record<string, unknown>): string {
+  const json = JSON.stringify(answers)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="first-answers">${json}</script>`;
+}
+
 /**
- * A page whose first screen is rendered on the server (src/server/first-screen-render.ts). The head and the
- * painted shell go out at once (flushed through the compressor), so the browser paints the shell and fetches the
- * stylesheet, scripts and answers while the server renders; the rendered screen follows in the same response
- * and takes the painted shell's place, within `WAIT_MS` or not at all. The app's script starts at the end of
- * the body, after it. Never cached: it holds answers of this browser's (`no-store`, and `Vary: Cookie`).
+ * A page whose first screen is rendered on the server (src/server/first-screen-render.ts). The head (stylesheet,
+ * scripts) and the painted shell go out at once, flushed through the compressor, so the browser paints the shell
+ * and fetches the scripts while the server renders. The rendered screen follows in the same response and takes
+ * the painted shell's place, with the answers it was made from (the app takes them instead of asking again);
+ * or, when it is not in within `WAIT_MS`, the preloads of those answers. The shell's answers are asked for after
+ * it, and the app's script starts at the end of the body. Never cached: it holds answers of this browser's
+ * (`no-store`, and `Vary: Cookie`).
  */
 async function sendRendered(
   req: IncomingMessage,
   res: ServerResponse,
-  page: { html: string; headers: Record<string, string>; url: string },
+  page: { template: string; hints: FirstScreenHints; headers: Record<string, string>; url: string },
   renderer: FirstScreenRenderer,
 ): Promise<void> {
   const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
@@ -268,13 +285,17 @@ async function sendRendered(
         ? createGzip({ level: 6 })
         : undefined;
   if (z) z.pipe(res);
-  const rootAt = page.html.indexOf(ROOT_OPEN, page.html.indexOf(FIRST_PAINT_OPEN));
+  const html = withHints(page.template, { screen: '', rest: page.hints.modules });
+  const rootAt = html.indexOf(ROOT_OPEN, html.indexOf(FIRST_PAINT_OPEN));
   if (z) {
-    z.write(page.html.slice(0, rootAt));
+    z.write(html.slice(0, rootAt));
     z.flush();
-  } else res.write(page.html.slice(0, rootAt));
-  const markup = await rendering;
-  const rest = (markup ? renderedFirstPaint(markup) : '') + page.html.slice(rootAt);
+  } else res.write(html.slice(0, rootAt));
+  const screen = await rendering;
+  const rest =
+    (screen ? embeddedAnswers(screen.answers) + renderedFirstPaint(screen.html) : page.hints.screen) +
+    page.hints.shell +
+    html.slice(rootAt);
   if (z) z.end(rest);
   else res.end(rest);
 }
@@ -311,7 +332,7 @@ function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstSc
     return variants;
   };
   /** The page with the shell painted from index.html (cached, compressed once per set of hints). */
-  const sendPainted = (req: IncomingMessage, res: ServerResponse, hints: { screen: string; rest: string }) => {
+  const sendPainted = (req: IncomingMessage, res: ServerResponse, hints: FirstScreenHints) => {
     const variants = variantsOf(hints);
     const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
     const variant = variants[coding];
@@ -331,12 +352,10 @@ function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstSc
     const search = (req.url ?? '').split('?')[1] ?? '';
     const path = pathname === '/index.html' ? '/' : pathname;
     const hints = firstScreenHints(routes, path, search);
-    // The deep links whose answers the URL names are rendered with them (the rest keep the painted shell).
-    if (renderer && rendersFirstScreen && firstScreenData(path, search).screen.length > 0) {
+    // The deep links whose own answers the URL names are rendered with them (the rest keep the painted shell).
+    if (renderer && rendersFirstScreen && firstScreenData(path, search).rendered) {
       const url = search ? `${path}?${search}` : path;
-      void sendRendered(req, res, { html: withHints(template, hints), headers, url }, renderer).catch(() =>
-        res.destroy(),
-      );
+      void sendRendered(req, res, { template, hints, headers, url }, renderer).catch(() => res.destroy());
       return;
     }
     sendPainted(req, res, hints);

@@ -49,6 +49,12 @@ export function shellData(): string[] {
 export interface FirstScreenData {
   screen: string[];
   shell: string[];
+  /**
+   * Whether the console server renders this first screen (src/server/first-screen-render.ts): the deep links
+   * whose own answers are all in `screen` (the organizations, a session list, a session), so the rendered
+   * screen is the screen itself, not a skeleton of it.
+   */
+  rendered: boolean;
 }
 
 /**
@@ -59,8 +65,9 @@ export function firstScreenData(pathname: string, search = ''): FirstScreenData 
   const out: string[] = [];
   const shell = shellData();
   const parts = pathname.split('/').filter(Boolean);
+  let rendered = parts.length === 0 && search === '';
   if (parts.length === 0) out.push(shell.shift()!);
-  const result = () => ({ screen: out, shell });
+  const result = () => ({ screen: out, shell, rendered });
   if (parts.some((p) => !ID.test(p))) return result();
   const [area, id, sub, subId, ...rest] = parts;
   if (area === 'orgs' && id) {
@@ -68,8 +75,10 @@ export function firstScreenData(pathname: string, search = ''): FirstScreenData 
     out.push(url('organizations.get', { org_id }));
     if (sub === 'sessions' && subId === undefined && search === '') {
       out.push(url('sessions.list', { org_id }, `?first=${SESSIONS_FIRST}`));
+      rendered = true;
     }
     if (sub === 'sessions' && subId && subId !== 'new' && rest.length === 0) {
+      rendered = search === '';
       const params = { org_id, agent_id: subId };
       out.push(
         url('sessions.get', params),
