@@ -44,10 +44,12 @@ export interface VirtualRowsProps<TData extends RowData> {
   more: (() => Promise<unknown>) | undefined;
 }
 
-const INITIAL_RECT = {
-  width: typeof window === 'undefined' ? 1366 : window.innerWidth,
-  height: typeof window === 'undefined' ? 900 : window.innerHeight,
-};
+/**
+ * The scroll element's size before it is measured, on the server only (src/entry-server.tsx): a typical window's
+ * height of rows, so the first screen rendered there has its rows. In the browser the element is measured when
+ * it is set (a synchronous re-render in the same commit, before the first paint), as before.
+ */
+const SERVER_RECT = typeof window === 'undefined' ? { width: 1366, height: 900 } : undefined;
 
 /** The rendered rows (in view plus overscan, and the active row), the rows in view and the next page. */
 export function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData>) {
@@ -80,10 +82,7 @@ export function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
-    // Until the scroll element is measured (it is set after the first commit), the rows a window's height
-    // holds: the first commit already has the rows in view (not an empty body that fills a frame later), and the
-    // first screen rendered on the server (src/entry-server.tsx) has them too, in a typical window's height.
-    initialRect: INITIAL_RECT,
+    initialRect: SERVER_RECT,
   });
   useLayoutEffect(() => {
     props.virtualizerRef.current = virtualizer;
