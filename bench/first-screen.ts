@@ -105,11 +105,15 @@ async function coldLoad(browser: Browser, url: string, readyText: string): Promi
       "performance.getEntriesByName('console:shell-committed')[0]?.startTime ?? null",
     )) as number | null;
     const live = mark ?? ready;
+    // The first screen's JavaScript: what was asked for until the app began its first render (the entry and the
+    // route's chunks; what loads when idle after that is not the first screen's).
+    const renderMark = (await page.evaluate(
+      "performance.getEntriesByName('console:answers-in')[0]?.startTime ?? null",
+    )) as number | null;
     const cls = (await page.evaluate('window.__cls')) as number;
-    const readyAt = ((await page.evaluate('performance.timeOrigin')) as number) + ready;
+    const cutAt = ((await page.evaluate('performance.timeOrigin')) as number) + (renderMark ?? ready);
     const sum = { js: { transferred: 0, decoded: 0, files: 0 }, css: { transferred: 0, decoded: 0, files: 0 } };
-    // The first screen's assets: those requested before it was ready (later ones are lazy chunks).
-    for (const r of assets.filter((a) => a.timing().startTime <= readyAt)) {
+    for (const r of assets.filter((a) => a.timing().startTime <= cutAt)) {
       const res = await r.response();
       if (!res || res.status() !== 200) continue;
       const kind = new URL(r.url()).pathname.endsWith('.css') ? sum.css : sum.js;
