@@ -105,10 +105,10 @@ async function coldLoad(browser: Browser, url: string, readyText: string): Promi
       "performance.getEntriesByName('console:shell-committed')[0]?.startTime ?? null",
     )) as number | null;
     const live = mark ?? ready;
-    // The first screen's JavaScript: what was asked for until the app began its first render (the entry and the
-    // route's chunks; what loads when idle after that is not the first screen's).
+    // The first screen's JavaScript: what was asked for until the app's entry ran (the page asks for the entry and
+    // the route's chunks itself; what the app loads when idle after that is not the first screen's).
     const renderMark = (await page.evaluate(
-      "performance.getEntriesByName('console:answers-in')[0]?.startTime ?? null",
+      "performance.getEntriesByName('console:entry-run')[0]?.startTime ?? null",
     )) as number | null;
     const cls = (await page.evaluate('window.__cls')) as number;
     const cutAt = ((await page.evaluate('performance.timeOrigin')) as number) + (renderMark ?? ready);

@@ -10,8 +10,10 @@
  * markup holds only what the console would answer that browser.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** Where the browser reached the console, and the browser's headers the loopback carries. */
@@ -39,6 +41,9 @@ export interface WorkerSettings {
   waitMs: number;
   maxAnswerBytes: number;
 }
+
+/** The render thread's nice value (0 is the server's; 19 the lowest). */
+const WORKER_NICE = Number(process.env.FIRST_SCREEN_NICE ?? 10);
 
 type Render = (url: string, waitMs: number, signal: AbortSignal) => Promise<string | null>;
 type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
@@ -93,9 +98,24 @@ function routeRenderFetches(): void {
   }) as typeof fetch;
 }
 
+/**
+ * This thread below the server's own in the scheduler's eyes (Linux: a thread's nice value is its own): a render
+ * is worth less than the answers and files the server's thread serves meanwhile, and on a small machine shared
+ * with a browser, less than that browser painting the page the render is for. Elsewhere it stays as it is.
+ */
+function yieldToOthers(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
+  } catch {
+    // Not Linux, or not allowed: the same priority as the server.
+  }
+}
+
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) return;
+  yieldToOthers();
   const settings = workerData as WorkerSettings;
   const { renderFirstScreen } = (await import(new URL('./entry-server.js', import.meta.url).href)) as {
     renderFirstScreen: Render;

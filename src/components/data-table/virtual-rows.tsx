@@ -77,7 +77,8 @@ export function VirtualRows<TData extends RowData>(props: VirtualRowsProps<TData
     count: rows.length,
     getScrollElement,
     estimateSize,
-    overscan: OVERSCAN,
+    // None on the server: the rendered screen shows the rows in view, and the app renders the rest.
+    overscan: SERVER_RECT ? 0 : OVERSCAN,
     getItemKey,
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
