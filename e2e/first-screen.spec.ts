@@ -76,8 +76,11 @@ test.describe('before the scripts', () => {
       const path = `/orgs/${org.org_id}/sessions`;
       const title = await firstSession(request, org.org_id);
       await renderedHtml(request, path, title);
-      await page.goto(path, { waitUntil: 'load' });
-      await expect(shell.getByRole('heading', { name: 'Sessions', level: 1 })).toBeVisible();
+      // (On a loaded machine a render can miss its time, and the page keeps the painted shell: load it again.)
+      await expect(async () => {
+        await page.goto(path, { waitUntil: 'load' });
+        await expect(shell.getByRole('heading', { name: 'Sessions', level: 1 })).toBeVisible({ timeout: 1000 });
+      }).toPass({ timeout: 30_000 });
       await expect(shell.getByRole('link', { name: title }).first()).toBeVisible();
       await expect(shell.getByRole('status', { name: 'Loading the page' })).toHaveCount(0);
       // One shell: the painted one gave way to the rendered one.
@@ -164,19 +167,21 @@ test('answers preloaded or embedded with the HTML are used by the app, not asked
     };
     page.on('request', (r) => count(r.url()));
     await page.addInitScript(COUNT_SHIFTS);
-    await page.goto(path);
+    const response = await page.goto(path);
     // (Visible: a screen may also carry a phone layout of the same list, hidden at this width.)
     await expect(page.locator('main').getByText(ready).filter({ visible: true }).first()).toBeVisible();
     await expect(page.locator('#first-paint')).toHaveCount(0);
     const hinted = await preloads(page);
-    expect(hinted).toContain('/console/config');
     expect(hinted).toContain('/api/v3/self');
     // Each was requested once: by the preload, its answer then handed to the app's own fetch.
     for (const url of hinted) expect(asked.get(url), url).toBe(1);
-    // The screen's own answers came in the page, with the screen rendered from them: the app asked for none.
-    for (const url of own) {
-      expect(hinted).not.toContain(url);
-      expect(asked.get(url) ?? 0, url).toBe(0);
+    // With the screen rendered on the server, its own answers came in the page, and so did what the server knows
+    // itself (its config, who is signed in): the app asked for none of them. (On a loaded machine a render can
+    // miss its time: the page then preloads the screen's answers instead, each asked for once.)
+    const embedded = (await response!.text()).includes('id="first-answers"');
+    for (const url of embedded ? [...own, '/console/config', '/console/session'] : own) {
+      expect(hinted.includes(url), url).toBe(!embedded);
+      expect(asked.get(url) ?? 0, url).toBe(embedded ? 0 : 1);
     }
     expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.02);
     page.removeAllListeners('request');

@@ -6,11 +6,15 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { ConsoleSession } from '@/api/console/session';
+import { takeFirstAnswer } from './first-answers';
 
 export const consoleSessionQueryOptions = () =>
   queryOptions({
     queryKey: ['console-session'] as const,
     queryFn: async ({ signal }): Promise<ConsoleSession> => {
+      // Carried by a page whose first screen the server rendered (src/lib/first-answers.ts).
+      const embedded = takeFirstAnswer('/console/session');
+      if (embedded !== undefined) return embedded as ConsoleSession;
       const res = await fetch('/console/session', {
         credentials: 'same-origin',
         headers: { accept: 'application/json' },

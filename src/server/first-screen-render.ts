@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { Worker } from 'node:worker_threads';
+import { EMBEDDED_SHELL_DATA } from '../app/shell/first-screen';
 import type { RenderReply, RenderRequest, RenderTarget, WorkerSettings } from './first-screen-worker';
 
 /** How long the page's body waits for the first screen's answers and markup before it gets the painted shell. */
@@ -118,7 +119,7 @@ export function createFirstScreenRenderer(ssrDir: string): FirstScreenRenderer |
           clearTimeout(timer);
           resolve(screen);
         });
-        w.postMessage({ id, url, target } satisfies RenderRequest);
+        w.postMessage({ id, url, target, also: [...EMBEDDED_SHELL_DATA] } satisfies RenderRequest);
       });
     },
     async close() {

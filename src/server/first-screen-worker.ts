@@ -28,6 +28,8 @@ export interface RenderRequest {
   id: number;
   url: string;
   target: RenderTarget;
+  /** Answers to embed besides those the render reads (the shell's that the server knows itself). */
+  also: string[];
 }
 
 export interface RenderReply {
@@ -133,9 +135,14 @@ async function main(): Promise<void> {
       answers[path] = JSON.parse(text) as unknown;
       return new Response(text, { status: 200, headers: res.headers });
     };
+    const also = Promise.all(msg.also.map((path) => fetcher(path).catch(() => undefined)));
     current
       .run(fetcher, () => renderFirstScreen(msg.url, settings.waitMs, abort.signal))
       .catch(() => null)
+      .then(async (html) => {
+        await also;
+        return html;
+      })
       .then((html) => {
         clearTimeout(timer);
         port.postMessage({ id: msg.id, html, answers: html ? answers : {} } satisfies RenderReply);

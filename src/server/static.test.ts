@@ -441,7 +441,10 @@ describe("the console's index.html", () => {
     it('streams the painted shell, then the rendered screen in its place with the answers it was made from', async () => {
       answer = {
         html: '<div class="flex min-h-dvh"><main><h1>Sessions</h1><a href="/orgs/org-1/sessions/s-1">Fix the build</a></main></div>',
-        answers: { [SESSIONS]: { items: [{ title: 'a </script><script>alert(1)</script> title' }] } },
+        answers: {
+          [SESSIONS]: { items: [{ title: 'a </script><script>alert(1)</script> title' }] },
+          '/console/config': { access_control: 'token' },
+        },
       };
       delayMs = 0;
       for (const accept of ['br', 'gzip', 'identity']) {
@@ -480,8 +483,11 @@ describe("the console's index.html", () => {
           '/assets/sessions-1.js',
           '/assets/table-1.js',
         ]);
-        // The shell's own answers are still asked for with the page, after the rendered screen.
+        // The shell's own answers are still asked for with the page, after the rendered screen, but for those
+        // the page carries (what the server knows itself: its config, who is signed in).
         expect(links(html, 'preload')).toContain('/api/v3/self');
+        expect(links(html, 'preload')).not.toContain('/console/config');
+        expect(links(html, 'preload')).toContain('/console/session');
         expect(html.indexOf('href="/api/v3/self"')).toBeGreaterThan(html.indexOf('Fix the build'));
         for (const secret of [CREDENTIAL, ACCESS_TOKEN]) expect(html).not.toContain(secret);
       }

@@ -250,6 +250,16 @@ export function renderedFirstPaint(markup: string): string {
  */
 const SCRIPTS_WAIT_MS = Number(process.env.SCRIPTS_WAIT_MS ?? 100);
 
+/** `links` without the preloads of the URLs `answers` holds. */
+function withoutPreloadsOf(links: string, answers: Record<string, unknown>): string {
+  return (links.match(/<link [^>]*>/g) ?? [])
+    .filter((tag) => {
+      const href = (/href="([^"]*)"/.exec(tag)?.[1] ?? '').replace(/&amp;/g, '&');
+      return !Object.hasOwn(answers, href);
+    })
+    .join('');
+}
+
 /** The answers a rendered screen was made from, for the app (src/lib/first-answers.ts), safe in a `<script>`. */
 export function embeddedAnswers(answers: Record<string, unknown>): string {
   const json = JSON.stringify(answers)
@@ -312,10 +322,12 @@ async function sendRendered(
   const early = await Promise.race([rendering, delay(SCRIPTS_WAIT_MS).then(() => undefined)]);
   if (early === undefined) write(scripts, true);
   const screen = early === undefined ? await rendering : early;
+  // The shell's answers the page carries are not preloaded as well.
+  const shell = screen ? withoutPreloadsOf(page.hints.shell, screen.answers) : page.hints.shell;
   const rest =
     (screen ? embeddedAnswers(screen.answers) + renderedFirstPaint(screen.html) : page.hints.screen) +
     (early === undefined ? '' : scripts) +
-    page.hints.shell +
+    shell +
     html.slice(rootAt);
   if (z) z.end(rest);
   else res.end(rest);

@@ -32,6 +32,12 @@ function url(id: AnyOperationId, params: Record<string, string> = {}, query = ''
  */
 const CONSOLE_SESSION = '/console/session';
 
+/**
+ * The shell's answers the console server knows itself (its config, who is signed in): a page whose first screen
+ * it renders carries them too (src/server/static.ts), so the app asks for neither.
+ */
+export const EMBEDDED_SHELL_DATA: readonly string[] = [CONSOLE_SESSION, url('console.config')];
+
 /** Every page: the shell's header and navigation read these whatever the screen. */
 export function shellData(): string[] {
   return [
