@@ -110,6 +110,30 @@ test.describe('before the scripts', () => {
   }
 });
 
+test.describe('on a phone', () => {
+  test.use({ allowConsoleErrors: [/net::ERR_FAILED/], viewport: { width: 390, height: 800 } });
+  test('keeps the painted shell (the server renders the wide layout), then the app lays the screen out', async ({
+    page,
+    request,
+  }) => {
+    const org = await firstOrg(request);
+    const title = await firstSession(request, org.org_id);
+    const path = `/orgs/${org.org_id}/sessions`;
+    await renderedHtml(request, path, title);
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto(path, { waitUntil: 'load' });
+    await expect(page.locator('#first-paint')).toHaveCount(1);
+    await expect(page.getByRole('status', { name: 'Loading the page' })).toBeVisible();
+    await expect(page.getByText(title)).toHaveCount(0);
+    await page.unroute('**/assets/*.js');
+    await page.addInitScript(COUNT_SHIFTS);
+    await page.goto(path);
+    await expect(page.locator('main').getByText(title).filter({ visible: true }).first()).toBeVisible();
+    await expect(page.locator('#first-paint')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.02);
+  });
+});
+
 test('the first screen rendered on the server is what the app shows, and never carries the credential', async ({
   page,
   request,

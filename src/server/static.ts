@@ -225,15 +225,19 @@ interface HtmlVariant {
 /** How many differently hinted pages are kept compressed (one per route and organization seen, at most). */
 const HTML_CACHE_LIMIT = 256;
 
+/** The narrowest window the rendered first screen is shown on (Tailwind's `md`, src/styles.css). */
+const RENDERED_MIN_WIDTH_PX = 768;
+
 /** Where the painted shell is in index.html: `<div id="first-paint">` up to the app's root. */
 const FIRST_PAINT_OPEN = '<div id="first-paint">';
 const ROOT_OPEN = '<div id="root">';
 /**
- * Removes the painted shell once the rendered screen after it is parsed (the stylesheet already hides a painted
- * shell with a rendered one after it: `#first-paint:has(~ #first-paint)`, for a browser without scripts).
- * Allowed by its hash in the page's policy.
+ * Once the rendered screen after the painted shell is parsed, one of them goes: the painted shell on a window as
+ * wide as the navigation's (the server renders the wide layout: it does not know the window), the rendered screen
+ * on a narrower one, where the app lays the screen out for a phone. The stylesheet shows the same one meanwhile,
+ * and to a browser without scripts. Allowed by its hash in the page's policy.
  */
-const SHELL_GIVES_WAY = `<script>document.getElementById('first-paint').remove()</script>`;
+const SHELL_GIVES_WAY = `<script>(function () { var p = document.querySelectorAll('#first-paint'); if (p.length > 1) p[matchMedia('(min-width: ${RENDERED_MIN_WIDTH_PX}px)').matches ? 0 : 1].remove(); })();</script>`;
 
 /**
  * The first screen rendered on the server, after the painted shell it replaces. `inert` until the app replaces
