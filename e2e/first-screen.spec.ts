@@ -53,6 +53,15 @@ async function renderedHtml(request: APIRequestContext, path: string, text: stri
   return html;
 }
 
+/** The first organization's sessions list, once the server renders it with its first session (see renderedHtml). */
+async function renderedSessions(request: APIRequestContext) {
+  const org = await firstOrg(request);
+  const title = await firstSession(request, org.org_id);
+  const path = `/orgs/${org.org_id}/sessions`;
+  const html = await renderedHtml(request, path, title);
+  return { org, title, path, html };
+}
+
 test.describe('before the scripts', () => {
   // The app's scripts are refused on purpose below; the browser logs each refusal.
   test.use({ allowConsoleErrors: [/net::ERR_FAILED/] });
@@ -116,10 +125,7 @@ test.describe('on a phone', () => {
     page,
     request,
   }) => {
-    const org = await firstOrg(request);
-    const title = await firstSession(request, org.org_id);
-    const path = `/orgs/${org.org_id}/sessions`;
-    await renderedHtml(request, path, title);
+    const { title, path } = await renderedSessions(request);
     await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto(path, { waitUntil: 'load' });
     await expect(page.locator('#first-paint')).toHaveCount(1);
@@ -138,10 +144,7 @@ test('the first screen rendered on the server is what the app shows, and never c
   page,
   request,
 }) => {
-  const org = await firstOrg(request);
-  const title = await firstSession(request, org.org_id);
-  const path = `/orgs/${org.org_id}/sessions`;
-  const html = await renderedHtml(request, path, title);
+  const { title, path, html } = await renderedSessions(request);
   for (const secret of ['cog_sandbox_admin', process.env.E2E_ACCESS_TOKEN!]) {
     expect(html).not.toContain(secret);
     expect(html).not.toContain(Buffer.from(secret).toString('base64').slice(0, 20));

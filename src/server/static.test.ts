@@ -17,6 +17,7 @@ import { rawRequest, testConfig } from '../test/harness';
 import { createConsoleServer } from './app';
 import { negotiateEncoding, varyOnEncoding } from './encoding';
 import { ENTERPRISE_NAV } from '../lib/nav';
+import type { FirstScreenRenderer } from './first-screen-render';
 import { createStaticHandler } from './static';
 
 const APP_JS = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{id:${i},name:"row ${i}"}`).join(',')}];`;
@@ -228,7 +229,8 @@ describe("the console's index.html", () => {
   let appPort: number;
   let stop: () => Promise<void>;
 
-  beforeAll(async () => {
+  /** A console serving a build of the template and manifest above (with a first-screen renderer, or none). */
+  async function serveBuilt(firstScreen?: FirstScreenRenderer) {
     const dist = mkdtempSync(join(tmpdir(), 'dist-app-'));
     mkdirSync(join(dist, 'assets'));
     mkdirSync(join(dist, '.vite'));
@@ -238,13 +240,18 @@ describe("the console's index.html", () => {
     const server = createConsoleServer({
       config: testConfig({ accessToken: ACCESS_TOKEN }),
       upstream: { baseUrl: up.url, apiKey: CREDENTIAL },
-      serveApp: createStaticHandler(dist),
+      serveApp: createStaticHandler(dist, { firstScreen }),
     });
-    appPort = (await server.listen()).port;
-    stop = async () => {
+    const port = (await server.listen()).port;
+    const close = async () => {
       await server.close();
       await up.close();
     };
+    return { port, close };
+  }
+
+  beforeAll(async () => {
+    ({ port: appPort, close: stop } = await serveBuilt());
   });
   afterAll(() => stop());
 
@@ -397,31 +404,14 @@ describe("the console's index.html", () => {
     let delayMs = 0;
 
     beforeAll(async () => {
-      const dist = mkdtempSync(join(tmpdir(), 'dist-rendered-'));
-      mkdirSync(join(dist, 'assets'));
-      mkdirSync(join(dist, '.vite'));
-      writeFileSync(join(dist, 'index.html'), BUILT);
-      writeFileSync(join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
-      const up = await startFakeUpstream();
-      const server = createConsoleServer({
-        config: testConfig({ accessToken: ACCESS_TOKEN }),
-        upstream: { baseUrl: up.url, apiKey: CREDENTIAL },
-        serveApp: createStaticHandler(dist, {
-          firstScreen: {
-            async render(req, url) {
-              asked.push({ url, cookie: req.headers.cookie });
-              await new Promise((r) => setTimeout(r, delayMs));
-              return answer;
-            },
-            close: async () => undefined,
-          },
-        }),
-      });
-      renderedPort = (await server.listen()).port;
-      stopRendered = async () => {
-        await server.close();
-        await up.close();
-      };
+      ({ port: renderedPort, close: stopRendered } = await serveBuilt({
+        async render(req, url) {
+          asked.push({ url, cookie: req.headers.cookie });
+          await new Promise((r) => setTimeout(r, delayMs));
+          return answer;
+        },
+        close: async () => undefined,
+      }));
     });
     afterAll(() => stopRendered());
 

@@ -7,8 +7,10 @@
  * The console's index.html paints the shell before any script runs (its markup is in index.html) and, when the
  * build wrote its manifest, tells the browser at once what the URL's first screen needs: the route's chunks and
  * the components they import (`modulepreload`, from the manifest) and the answers the screen reads (`preload`
- * as fetch, src/app/shell/first-screen.ts), so nothing is discovered after the app has run. The HTML carries
- * URLs only: never the credential, nor any answer.
+ * as fetch, src/app/shell/first-screen.ts), so nothing is discovered after the app has run. With a first-screen
+ * renderer (src/server/first-screen-render.ts), the deep links whose own answers the URL names also carry the
+ * screen itself, rendered on the server from the answers this browser would get, and those answers (see
+ * `sendRendered`); every other page carries URLs only. Never the credential.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
