@@ -113,7 +113,9 @@ async function coldLoad(browser: Browser, url: string, readyText: string): Promi
     const cls = (await page.evaluate('window.__cls')) as number;
     const cutAt = ((await page.evaluate('performance.timeOrigin')) as number) + (renderMark ?? ready);
     const sum = { js: { transferred: 0, decoded: 0, files: 0 }, css: { transferred: 0, decoded: 0, files: 0 } };
-    for (const r of assets.filter((a) => a.timing().startTime <= cutAt)) {
+    // (A request still in flight has no timing yet, a start of 0: one the app made later, when idle.)
+    const inTime = (a: Request) => a.timing().startTime > 0 && a.timing().startTime <= cutAt;
+    for (const r of assets.filter(inTime)) {
       const res = await r.response();
       if (!res || res.status() !== 200) continue;
       const kind = new URL(r.url()).pathname.endsWith('.css') ? sum.css : sum.js;
