@@ -88,9 +88,15 @@ test.describe('before the scripts', () => {
       // (On a loaded machine a render can miss its time, and the page keeps the painted shell: load it again.)
       await expect(async () => {
         await page.goto(path, { waitUntil: 'load' });
-        await expect(shell.getByRole('heading', { name: 'Sessions', level: 1 })).toBeVisible({ timeout: 1000 });
+        await expect(shell.locator('main h1', { hasText: 'Sessions' })).toBeVisible({ timeout: 1000 });
       }).toPass({ timeout: 30_000 });
-      await expect(shell.getByRole('link', { name: title }).first()).toBeVisible();
+      await expect(shell.locator('main').getByText(title).first()).toBeVisible();
+      // Its screen is a picture until the app runs: what waits for the screen's roles waits for the live one.
+      await expect(shell.locator('main')).toHaveAttribute('aria-hidden', 'true');
+      await expect(page.getByRole('heading', { name: 'Sessions', level: 1 })).toHaveCount(0);
+      await expect(
+        shell.getByRole('navigation', { name: 'Enterprise' }).getByRole('link', { name: 'Audit logs' }),
+      ).toBeVisible();
       await expect(shell.getByRole('status', { name: 'Loading the page' })).toHaveCount(0);
       // One shell: the painted one gave way to the rendered one.
       await expect(page.locator('#first-paint')).toHaveCount(1);

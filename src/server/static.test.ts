@@ -448,7 +448,9 @@ describe("the console's index.html", () => {
         expect(res.headers.etag).toBeUndefined();
         // The painted shell first (what paints at once), then the rendered screen, marked and inert, then the root.
         const painted = html.indexOf('<div id="first-paint">');
-        const rendered = html.indexOf('<div id="first-paint" inert><div data-shell="static" class="flex min-h-dvh">');
+        const rendered = html.indexOf(
+          '<div id="first-paint" inert><div data-shell="static" class="flex min-h-dvh"><main aria-hidden="true">',
+        );
         expect(painted).toBeGreaterThan(0);
         expect(html.indexOf('role="status" aria-label="Loading the page"')).toBeGreaterThan(painted);
         expect(rendered).toBeGreaterThan(painted);

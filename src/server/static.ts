@@ -244,10 +244,15 @@ const SHELL_GIVES_WAY = `<script>(function () { var p = document.querySelectorAl
 /**
  * The first screen rendered on the server, after the painted shell it replaces. `inert` until the app replaces
  * it in turn (a click or a key on this picture would do nothing: the browser and test drivers wait for the live
- * controls instead), and marked as the shell painted from the HTML, as the painted one is.
+ * controls instead), and marked as the shell painted from the HTML, as the painted one is. Its content (`<main>`)
+ * is hidden from assistive technology as `inert` hides it in the browser, so what waits for the screen's roles (a
+ * heading, a row, a button) waits for the app's live screen, while its header and navigation read as the shell.
  */
 export function renderedFirstPaint(markup: string): string {
-  return `<div id="first-paint" inert>${markup.replace(/^<div /, '<div data-shell="static" ')}</div>${SHELL_GIVES_WAY}`;
+  const shell = markup
+    .replace(/^<div /, '<div data-shell="static" ')
+    .replace(/<main(?=[\s>])/, '<main aria-hidden="true"');
+  return `<div id="first-paint" inert>${shell}</div>${SHELL_GIVES_WAY}`;
 }
 
 /**
