@@ -234,12 +234,13 @@ const RENDERED_MIN_WIDTH_PX = 768;
 const FIRST_PAINT_OPEN = '<div id="first-paint">';
 const ROOT_OPEN = '<div id="root">';
 /**
- * Once the rendered screen after the painted shell is parsed, one of them goes: the painted shell on a window as
- * wide as the navigation's (the server renders the wide layout: it does not know the window), the rendered screen
- * on a narrower one, where the app lays the screen out for a phone. The stylesheet shows the same one meanwhile,
- * and to a browser without scripts. Allowed by its hash in the page's policy.
+ * Puts the rendered screen (parsed inside a `<template>`, so nothing of it paints while it is parsed, however the
+ * parser splits it: a table painted half-parsed shifts as its columns settle) in the painted shell's place in one
+ * step, on a window as wide as the navigation's (the server renders the wide layout: it does not know the window).
+ * A narrower window keeps the painted shell until the app lays the screen out for it. Allowed by its hash in the
+ * page's policy.
  */
-const SHELL_GIVES_WAY = `<script>(function () { var p = document.querySelectorAll('#first-paint'); if (p.length > 1) p[matchMedia('(min-width: ${RENDERED_MIN_WIDTH_PX}px)').matches ? 0 : 1].remove(); })();</script>`;
+const SHELL_GIVES_WAY = `<script>(function () { var t = document.getElementById('first-screen'); var p = document.getElementById('first-paint'); if (matchMedia('(min-width: ${RENDERED_MIN_WIDTH_PX}px)').matches) { t.replaceWith(t.content); p.remove(); } else t.remove(); })();</script>`;
 
 /**
  * The first screen rendered on the server, after the painted shell it replaces. `inert` until the app replaces
@@ -252,7 +253,7 @@ export function renderedFirstPaint(markup: string): string {
   const shell = markup
     .replace(/^<div /, '<div data-shell="static" ')
     .replace(/<main(?=[\s>])/, '<main aria-hidden="true"');
-  return `<div id="first-paint" inert>${shell}</div>${SHELL_GIVES_WAY}`;
+  return `<template id="first-screen"><div id="first-paint" inert>${shell}</div></template>${SHELL_GIVES_WAY}`;
 }
 
 /**
