@@ -458,7 +458,7 @@ describe("the console's index.html", () => {
         expect(html.indexOf('<div id="root">')).toBeGreaterThan(html.indexOf('Fix the build'));
         // The painted shell gives way by a script the page's policy admits by its hash.
         const giveWay =
-          "(function () { var t = document.getElementById('first-screen'); var p = document.getElementById('first-paint'); if (matchMedia('(min-width: 768px)').matches) { t.replaceWith(t.content); p.remove(); } else t.remove(); })();";
+          "(function () { var t = document.getElementById('first-screen'); var p = document.getElementById('first-paint'); if (!matchMedia('(min-width: 768px)').matches) { t.remove(); return; } function swap() { t.replaceWith(t.content); p.remove(); } if (performance.getEntriesByType('paint').length > 0 || document.visibilityState === 'hidden') swap(); else requestAnimationFrame(function () { setTimeout(swap, 0); }); })();";
         expect(html).toContain(`</div></template><script>${giveWay}</script>`);
         const hash = createHash('sha256').update(giveWay).digest('base64');
         expect(res.headers['content-security-policy']).toContain(`'sha256-${hash}'`);

@@ -237,10 +237,11 @@ const ROOT_OPEN = '<div id="root">';
  * Puts the rendered screen (parsed inside a `<template>`, so nothing of it paints while it is parsed, however the
  * parser splits it: a table painted half-parsed shifts as its columns settle) in the painted shell's place in one
  * step, on a window as wide as the navigation's (the server renders the wide layout: it does not know the window).
- * A narrower window keeps the painted shell until the app lays the screen out for it. Allowed by its hash in the
- * page's policy.
+ * A narrower window keeps the painted shell until the app lays the screen out for it. When the page has not
+ * painted yet, the painted shell paints first and the swap follows that frame: the rendered screen's first layout
+ * is the heavier one, and a fast render held the first paint back for it. Allowed by its hash in the page's policy.
  */
-const SHELL_GIVES_WAY = `<script>(function () { var t = document.getElementById('first-screen'); var p = document.getElementById('first-paint'); if (matchMedia('(min-width: ${RENDERED_MIN_WIDTH_PX}px)').matches) { t.replaceWith(t.content); p.remove(); } else t.remove(); })();</script>`;
+const SHELL_GIVES_WAY = `<script>(function () { var t = document.getElementById('first-screen'); var p = document.getElementById('first-paint'); if (!matchMedia('(min-width: ${RENDERED_MIN_WIDTH_PX}px)').matches) { t.remove(); return; } function swap() { t.replaceWith(t.content); p.remove(); } if (performance.getEntriesByType('paint').length > 0 || document.visibilityState === 'hidden') swap(); else requestAnimationFrame(function () { setTimeout(swap, 0); }); })();</script>`;
 
 /**
  * The first screen rendered on the server, after the painted shell it replaces. `inert` until the app replaces
