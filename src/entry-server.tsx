@@ -1,14 +1,14 @@
 /**
- * The first screen rendered on the console server, so the page's first byte carries the screen itself (its
- * heading and its first rows), not only the shell's boxes: src/server/first-screen-render.ts calls it for the deep
- * links whose answers src/app/shell/first-screen.ts names, and puts the markup where index.html paints its shell.
- * The browser shows it until the app's own shell replaces it (AppShell removes `#first-paint` before its first
- * frame), so this is a picture of the app, not a hydrated tree: the same components, on the same answers, render
- * the same boxes, and the app's first commit (src/main.tsx waits for the same answers) swaps it without a shift.
+ * The first screen rendered on the console server, so the page carries the screen itself (its heading and its
+ * first rows), not only the shell's boxes: src/server/first-screen-worker.ts calls it for the deep links whose own
+ * answers src/app/shell/first-screen.ts names, and src/server/static.ts puts the markup in the painted shell's
+ * place. It is a picture of the app, not a hydrated tree: the same components, on the same answers, draw the same
+ * boxes, and the app's first commit (src/main.tsx waits for the same answers, which the page embeds) replaces it
+ * (AppShell removes `#first-paint`) without a shift.
  *
- * Built by Vite as a server bundle beside the app (vite.config.ts: `dist-ssr/entry-server.js`). The app's
- * `fetch` of same-origin URLs is answered by the caller's `fetchAnswer` (the console's own proxy, with the
- * browser's cookie), so the markup holds only what the console would answer that browser.
+ * Built by Vite as a server bundle beside the app (vite.config.ts: `dist-ssr/entry-server.js`). The app's `fetch`
+ * of same-origin URLs is answered by the worker over loopback to the console itself, with the browser's cookie,
+ * so the markup holds only what the console would answer that browser.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
