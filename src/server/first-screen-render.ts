@@ -1,11 +1,10 @@
 /**
- * The first screen rendered on the server, for the deep links whose answers the URL names
+ * The first screen rendered on the server, for the deep links whose own answers the URL names
  * (src/app/shell/first-screen.ts): the app's own components (src/entry-server.tsx, built into `dist-ssr/` beside
  * the app) on the answers this very browser would get, rendered in a worker thread
- * (src/server/first-screen-worker.ts) so this thread keeps serving the page's files meanwhile. The static
- * handler streams the page's head at once (its stylesheet, scripts and preloads start as before) and the body
- * when the markup is in, or the painted shell of index.html when it is not in within `WAIT_MS`: a slow upstream
- * never holds the page.
+ * (src/server/first-screen-worker.ts) so this thread keeps serving the page's files meanwhile. The static handler
+ * sends the page's head and painted shell at once and the rendered screen when it is in, or keeps the painted
+ * shell when it is not in within `WAIT_MS`: a slow upstream never holds the page (src/server/static.ts).
  */
 import { existsSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
