@@ -174,12 +174,11 @@ export function chunksForPath(routes: RouteChunk[], pathname: string): string[] 
 
 /**
  * The `<link>`s that start the first screen's chunks and answers with the HTML: `screen`, the answers the screen
- * is ready with, to go ahead of every script (the build's own module preloads included); `rest`, the route's
- * chunks (`modules`) and the shell's answers (`shell`).
+ * is ready with, to go ahead of every script (the build's own module preloads included); `modules`, the route's
+ * chunks; `shell`, the shell's answers (both at the end of the head, or after a rendered screen).
  */
 export interface FirstScreenHints {
   screen: string;
-  rest: string;
   modules: string;
   shell: string;
 }
@@ -202,7 +201,6 @@ export function firstScreenHints(routes: RouteChunk[], pathname: string, search:
   const shell = data.shell.map((h) => fetchLink(h, 'low')).join('');
   return {
     screen: data.screen.map((h) => fetchLink(h, 'high')).join(''),
-    rest: modules.join('') + shell,
     modules: modules.join(''),
     shell,
   };
@@ -282,6 +280,18 @@ export function embeddedAnswers(answers: Record<string, unknown>): string {
   return `<script type="application/json" id="first-answers">${json}</script>`;
 }
 
+/** index.html for a rendered page: its module preloads out of the head (they follow the rendered screen). */
+interface RenderedTemplate {
+  html: string;
+  entryPreloads: string;
+}
+
+function renderedTemplate(template: string): RenderedTemplate {
+  const head = template.slice(0, template.indexOf('<body'));
+  const tags = head.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+  return { html: tags.reduce((h, tag) => h.replace(tag, ''), template), entryPreloads: tags.join('') };
+}
+
 /**
  * A page whose first screen is rendered on the server (src/server/first-screen-render.ts). The head (stylesheet,
  * scripts) and the painted shell go out at once, flushed through the compressor, so the browser paints the shell
@@ -294,7 +304,7 @@ export function embeddedAnswers(answers: Record<string, unknown>): string {
 async function sendRendered(
   req: IncomingMessage,
   res: ServerResponse,
-  page: { template: string; hints: FirstScreenHints; headers: Record<string, string>; url: string },
+  page: { template: RenderedTemplate; hints: FirstScreenHints; headers: Record<string, string>; url: string },
   renderer: FirstScreenRenderer,
 ): Promise<void> {
   const coding = negotiateEncoding(req.headers['accept-encoding'], ['br', 'gzip']);
@@ -322,12 +332,8 @@ async function sendRendered(
       if (flush) z.flush();
     }
   };
-  // The page without its module preloads in the head: they go out after the rendered screen (see SCRIPTS_WAIT_MS).
-  const whole = withHints(page.template, { screen: '', rest: '' });
-  const bodyAt = whole.indexOf('<body');
-  const entryPreloads = whole.slice(0, bodyAt).match(/<link rel="modulepreload"[^>]*>/g) ?? [];
-  const html = entryPreloads.reduce((h, tag) => h.replace(tag, ''), whole);
-  const scripts = entryPreloads.join('') + page.hints.modules;
+  const { html, entryPreloads } = page.template;
+  const scripts = entryPreloads + page.hints.modules;
   const rootAt = html.indexOf(ROOT_OPEN, html.indexOf(FIRST_PAINT_OPEN));
   write(html.slice(0, rootAt), true);
   // The scripts wait for the render, but not long: on 2 cores the browser fetching and compiling them took the
@@ -357,7 +363,8 @@ function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstSc
     vary: 'accept-encoding',
   };
   const cache = new Map<string, Record<Chosen, HtmlVariant>>();
-  const variantsOf = (hints: { screen: string; rest: string }) => {
+  const variantsOf = ({ screen, modules, shell }: FirstScreenHints) => {
+    const hints = { screen, rest: modules + shell };
     const key = hints.screen + hints.rest;
     const known = cache.get(key);
     if (known) return known;
@@ -394,6 +401,7 @@ function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstSc
   };
 
   const rendersFirstScreen = template.includes(FIRST_PAINT_OPEN) && template.includes(ROOT_OPEN);
+  const forRendered = renderedTemplate(template);
   return (req: IncomingMessage, res: ServerResponse, pathname: string) => {
     const search = (req.url ?? '').split('?')[1] ?? '';
     const path = pathname === '/index.html' ? '/' : pathname;
@@ -401,7 +409,7 @@ function createAppHtml(template: string, routes: RouteChunk[], renderer: FirstSc
     // The deep links whose own answers the URL names are rendered with them (the rest keep the painted shell).
     if (renderer && rendersFirstScreen && firstScreenData(path, search).rendered) {
       const url = search ? `${path}?${search}` : path;
-      void sendRendered(req, res, { template, hints, headers, url }, renderer).catch(() => res.destroy());
+      void sendRendered(req, res, { template: forRendered, hints, headers, url }, renderer).catch(() => res.destroy());
       return;
     }
     sendPainted(req, res, hints);
