@@ -4,7 +4,13 @@
  * that read on both the light and the dark surface.
  */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_AXIS, CHART_LEGEND, CHART_TOOLTIP } from '@/components/chart-theme';
+import {
+  CHART_BASE_AXIS,
+  CHART_GRID_STROKE,
+  CHART_LEGEND,
+  CHART_TOOLTIP,
+  CHART_VALUE_AXIS,
+} from '@/components/chart-theme';
 import { formatNumber } from '@/lib/format';
 import type { TrendRow } from './trend-data';
 
@@ -32,25 +38,17 @@ export function TrendChart({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows as TrendRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis
-          dataKey="label"
-          tick={CHART_AXIS}
-          minTickGap={24}
-          tickLine={false}
-          axisLine={{ stroke: 'var(--color-line)' }}
-        />
-        <YAxis yAxisId="left" tick={CHART_AXIS} width={40} allowDecimals={false} tickLine={false} axisLine={false} />
+        <CartesianGrid stroke={CHART_GRID_STROKE} vertical={false} />
+        <XAxis dataKey="label" {...CHART_BASE_AXIS} minTickGap={24} />
+        <YAxis yAxisId="left" {...CHART_VALUE_AXIS} width={40} allowDecimals={false} />
         {hasRight && (
           <YAxis
             yAxisId="right"
             orientation="right"
-            tick={CHART_AXIS}
+            {...CHART_VALUE_AXIS}
             width={44}
             domain={[0, 100]}
             tickFormatter={(v: number) => `${v}${rightUnit ?? ''}`}
-            tickLine={false}
-            axisLine={false}
           />
         )}
         <Tooltip {...CHART_TOOLTIP} formatter={fmt} />

@@ -17,7 +17,13 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { CHART_AXIS, CHART_LEGEND, CHART_TOOLTIP } from '@/components/chart-theme';
+import {
+  CHART_BASE_AXIS,
+  CHART_GRID_STROKE,
+  CHART_LEGEND,
+  CHART_TOOLTIP,
+  CHART_VALUE_AXIS,
+} from '@/components/chart-theme';
 import { formatNumber } from '@/lib/format';
 import type { ChartRow } from './chart-card';
 
@@ -58,15 +64,9 @@ export function StackedDailyChart({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis
-          dataKey={xKey}
-          tick={CHART_AXIS}
-          minTickGap={16}
-          tickLine={false}
-          axisLine={{ stroke: 'var(--color-line)' }}
-        />
-        <YAxis tick={CHART_AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <CartesianGrid stroke={CHART_GRID_STROKE} vertical={false} />
+        <XAxis dataKey={xKey} {...CHART_BASE_AXIS} minTickGap={16} />
+        <YAxis {...CHART_VALUE_AXIS} width={44} tickFormatter={compact} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
         <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
@@ -99,15 +99,13 @@ export function RankedBarChart({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} layout="vertical" margin={{ top: 0, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" horizontal={false} />
-        <XAxis type="number" tick={CHART_AXIS} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <CartesianGrid stroke={CHART_GRID_STROKE} horizontal={false} />
+        <XAxis type="number" {...CHART_VALUE_AXIS} tickFormatter={compact} />
         <YAxis
           type="category"
           dataKey={labelKey}
-          tick={CHART_AXIS}
+          {...CHART_VALUE_AXIS}
           width={124}
-          tickLine={false}
-          axisLine={false}
           interval={0}
           tickFormatter={(v: string) => (v.length > 17 ? `${v.slice(0, 16)}…` : v)}
         />
@@ -138,15 +136,9 @@ export function CycleChart({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis
-          dataKey={xKey}
-          tick={CHART_AXIS}
-          minTickGap={16}
-          tickLine={false}
-          axisLine={{ stroke: 'var(--color-line)' }}
-        />
-        <YAxis tick={CHART_AXIS} width={44} tickFormatter={compact} tickLine={false} axisLine={false} />
+        <CartesianGrid stroke={CHART_GRID_STROKE} vertical={false} />
+        <XAxis dataKey={xKey} {...CHART_BASE_AXIS} minTickGap={16} />
+        <YAxis {...CHART_VALUE_AXIS} width={44} tickFormatter={compact} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
         <Legend {...CHART_LEGEND} />
         <Line
@@ -202,15 +194,9 @@ export function DailyLinesChart({
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis
-          dataKey={xKey}
-          tick={CHART_AXIS}
-          minTickGap={16}
-          tickLine={false}
-          axisLine={{ stroke: 'var(--color-line)' }}
-        />
-        <YAxis tick={CHART_AXIS} width={36} allowDecimals={false} tickLine={false} axisLine={false} />
+        <CartesianGrid stroke={CHART_GRID_STROKE} vertical={false} />
+        <XAxis dataKey={xKey} {...CHART_BASE_AXIS} minTickGap={16} />
+        <YAxis {...CHART_VALUE_AXIS} width={36} allowDecimals={false} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
         <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
@@ -235,22 +221,9 @@ export function GroupedBarChart({ rows, xKey, series }: { rows: readonly ChartRo
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={rows as ChartRow[]} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="var(--color-line)" vertical={false} />
-        <XAxis
-          dataKey={xKey}
-          tick={CHART_AXIS}
-          tickLine={false}
-          axisLine={{ stroke: 'var(--color-line)' }}
-          interval={0}
-        />
-        <YAxis
-          tick={CHART_AXIS}
-          width={40}
-          tickFormatter={compact}
-          allowDecimals={false}
-          tickLine={false}
-          axisLine={false}
-        />
+        <CartesianGrid stroke={CHART_GRID_STROKE} vertical={false} />
+        <XAxis dataKey={xKey} {...CHART_BASE_AXIS} interval={0} />
+        <YAxis {...CHART_VALUE_AXIS} width={40} tickFormatter={compact} allowDecimals={false} />
         <Tooltip {...TOOLTIP} formatter={fmt} />
         <Legend {...CHART_LEGEND} />
         {series.map((s, i) => (
